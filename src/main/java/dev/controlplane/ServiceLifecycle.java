@@ -1,0 +1,101 @@
+package dev.controlplane;
+
+import dev.controlplane.broker.BrokerRegistry;
+import dev.controlplane.broker.FailureDetector;
+import dev.controlplane.cluster.LeaderDuties;
+import dev.controlplane.cluster.SingleNodeLeadership;
+import dev.controlplane.cluster.SingleNodeStart;
+import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.db.SchemaMigrations;
+import dev.controlplane.grpc.GrpcServer;
+import dev.controlplane.metadata.StreamService;
+import dev.controlplane.metadata.log.RetentionTrimmer;
+import dev.controlplane.metadata.snapshot.SnapshotService;
+import dev.controlplane.metadata.watch.ChangeNotificationListener;
+import dev.controlplane.metadata.watch.WatchHub;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Starts the service in dependency order — schema, leadership, change delivery, leader duties,
+ * gRPC — and stops it in reverse. If any step fails the process exits, so that a supervisor sees a
+ * failed start instead of a server that answers without its application.
+ */
+@ApplicationScoped
+public class ServiceLifecycle {
+
+  private static final Logger LOG = Logger.getLogger(ServiceLifecycle.class.getName());
+
+  @Inject ControlPlaneConfig config;
+  @Inject SingleNodeStart singleNode;
+  @Inject SingleNodeLeadership leadership;
+  @Inject WatchHub hub;
+  @Inject SnapshotService snapshots;
+  @Inject BrokerRegistry brokers;
+  @Inject FailureDetector failureDetector;
+  @Inject RetentionTrimmer retention;
+  @Inject StreamService streams;
+  @Inject StartupState state;
+
+  @Resource ManagedThreadFactory threads;
+
+  @Resource(lookup = "jdbc/controlplane-direct")
+  DataSource directDataSource;
+
+  private ChangeNotificationListener listener;
+  private LeaderDuties duties;
+  private GrpcServer grpc;
+
+  void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
+    try {
+      config.validate();
+      new SchemaMigrations(directDataSource).prepare(config.dbMigrate());
+      state.schemaValid();
+      singleNode.lead();
+      hub.start();
+      listener = new ChangeNotificationListener(config, hub);
+      listener.start(threads);
+      duties = new LeaderDuties(leadership, threads);
+      duties.every(failureDetector.checkPeriod(), "broker failure detection", failureDetector::check);
+      duties.every(config.retentionCheckInterval(), "change-log retention", retention::trim);
+      duties.every(Duration.ofMinutes(1), "stream purge", () -> streams.purgeExpired(100));
+      grpc = new GrpcServer(config, threads, snapshots, hub, brokers);
+      grpc.start();
+      state.started();
+      LOG.info("control plane node " + config.nodeId() + " started");
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, "control plane failed to start: " + e.getMessage(), e);
+      exitSoon();
+      throw e;
+    }
+  }
+
+  void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
+    if (grpc != null) {
+      grpc.stop();
+    }
+    if (duties != null) {
+      duties.stop();
+    }
+    if (listener != null) {
+      listener.stop();
+    }
+    hub.stop();
+  }
+
+  /** Exit from another thread: the server's own shutdown waits for this one to return. */
+  private static void exitSoon() {
+    Thread exit = new Thread(() -> System.exit(3), "startup-failure-exit");
+    exit.setDaemon(true);
+    exit.start();
+  }
+}

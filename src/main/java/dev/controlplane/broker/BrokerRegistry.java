@@ -1,0 +1,146 @@
+package dev.controlplane.broker;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.log.ChangeLog;
+import dev.controlplane.metadata.log.VersionedWrite;
+import dev.controlplane.metadata.model.Broker;
+import dev.controlplane.metadata.model.ResourceKind;
+import dev.controlplane.metadata.store.ResourceStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Registration and heartbeats. A registration creates or updates the Broker resource (a versioned
+ * change only when something differs); a heartbeat only records liveness, except that a broker
+ * marked down becomes active again, which is versioned.
+ */
+@ApplicationScoped
+public class BrokerRegistry {
+
+  @Inject ChangeLog changeLog;
+  @Inject ResourceStore store;
+  @Inject ResourceCodec codec;
+
+  @PersistenceContext(unitName = "controlplane")
+  EntityManager em;
+
+  /** The result of a registration or heartbeat: the broker as stored and the metadata version. */
+  public record Registered(Broker broker, long metadataVersion) {}
+
+  @Transactional
+  public Registered register(
+      String brokerId, String address, Integer maxShards, Integer maxConnections, Map<String, String> metadata) {
+    Broker requested = validated(brokerId, address, maxShards, maxConnections, metadata);
+    VersionedWrite write = changeLog.begin();
+    Optional<Broker> current = store.broker(brokerId);
+    Broker.Status status =
+        current.map(Broker::status).filter(s -> s == Broker.Status.DRAINING).orElse(Broker.Status.ACTIVE);
+    Broker wanted = requested.withStatus(status);
+    Broker stored =
+        current.isPresent() && current.get().withVersion(0).equals(wanted)
+            ? current.get()
+            : write.put(wanted, current.orElse(null));
+    em.flush();
+    recordHeartbeat(brokerId, null);
+    return new Registered(stored, write.version());
+  }
+
+  @Transactional
+  public Registered reportHealth(HealthReport report) {
+    Broker current =
+        store
+            .broker(report.brokerId())
+            .orElseThrow(
+                () -> ControlPlaneException.notFound("broker " + report.brokerId() + " is not registered; register it first"));
+    recordHeartbeat(report.brokerId(), report);
+    if (current.status() != Broker.Status.DOWN) {
+      return new Registered(current, changeLog.bounds().head());
+    }
+    VersionedWrite write = changeLog.begin();
+    Broker latest = store.broker(report.brokerId()).orElseThrow();
+    Broker stored =
+        latest.status() == Broker.Status.DOWN ? write.put(latest.withStatus(Broker.Status.ACTIVE), latest) : latest;
+    return new Registered(stored, write.version());
+  }
+
+  /** Marks a broker down if it still is not heartbeating; false when it recovered meanwhile. */
+  @Transactional
+  public boolean markDownIfSilent(String brokerId, java.time.Duration silence, java.time.Instant graceStart) {
+    VersionedWrite write = changeLog.begin();
+    Optional<Broker> current = store.broker(brokerId).filter(b -> b.status() != Broker.Status.DOWN);
+    if (current.isEmpty() || !silentSince(brokerId, silence, graceStart)) {
+      return false;
+    }
+    write.put(current.get().withStatus(Broker.Status.DOWN), current.get());
+    return true;
+  }
+
+  /** Brokers not marked down whose last heartbeat (or the grace start, if later) is too old. */
+  @Transactional
+  @SuppressWarnings("unchecked")
+  public java.util.List<String> silentBrokers(java.time.Duration silence, java.time.Instant graceStart) {
+    return em.createNativeQuery(
+            "SELECT b.name FROM brokers b JOIN broker_health h ON h.broker = b.name"
+                + " WHERE b.status <> 'down' AND greatest(h.last_heartbeat_at, ?1) < now() - make_interval(secs => ?2)")
+        .setParameter(1, java.sql.Timestamp.from(graceStart))
+        .setParameter(2, silence.toMillis() / 1000.0)
+        .getResultList();
+  }
+
+  private boolean silentSince(String brokerId, java.time.Duration silence, java.time.Instant graceStart) {
+    return !em.createNativeQuery(
+            "SELECT 1 FROM broker_health WHERE broker = ?1"
+                + " AND greatest(last_heartbeat_at, ?2) < now() - make_interval(secs => ?3) FOR UPDATE")
+        .setParameter(1, brokerId)
+        .setParameter(2, java.sql.Timestamp.from(graceStart))
+        .setParameter(3, silence.toMillis() / 1000.0)
+        .getResultList()
+        .isEmpty();
+  }
+
+  private void recordHeartbeat(String brokerId, HealthReport report) {
+    boolean healthy = report == null || report.healthy();
+    em.createNativeQuery(
+            "INSERT INTO broker_health (broker, last_heartbeat_at, healthy, message, uptime_seconds, metrics, shard_status)"
+                + " VALUES (?1, clock_timestamp(), ?2, ?3, ?4, cast(?5 AS jsonb), cast(?6 AS jsonb))"
+                + " ON CONFLICT (broker) DO UPDATE SET last_heartbeat_at = excluded.last_heartbeat_at,"
+                + " healthy = excluded.healthy, message = excluded.message, uptime_seconds = excluded.uptime_seconds,"
+                + " metrics = CASE WHEN ?7 THEN excluded.metrics ELSE broker_health.metrics END,"
+                + " shard_status = CASE WHEN ?7 THEN excluded.shard_status ELSE broker_health.shard_status END")
+        .setParameter(1, brokerId)
+        .setParameter(2, healthy)
+        .setParameter(3, report == null ? "registered" : report.message())
+        .setParameter(4, report == null ? 0L : report.uptimeSeconds())
+        .setParameter(5, report == null ? "{}" : report.metricsJson())
+        .setParameter(6, report == null ? "[]" : report.shardStatusJson())
+        .setParameter(7, report != null)
+        .executeUpdate();
+  }
+
+  /** Runs a registration through the same validation as a Broker document. */
+  private Broker validated(
+      String brokerId, String address, Integer maxShards, Integer maxConnections, Map<String, String> metadata) {
+    ObjectNode doc = codec.newObject();
+    doc.put("apiVersion", ResourceCodec.API_VERSION);
+    doc.put("kind", ResourceKind.BROKER.kindName());
+    ObjectNode spec = doc.putObject("spec");
+    spec.put("address", address);
+    spec.put("region", metadata.getOrDefault("region", ""));
+    spec.put("availability_zone", metadata.getOrDefault("availability_zone", ""));
+    ObjectNode capacity = spec.putObject("capacity");
+    if (maxShards != null) {
+      capacity.put("max_shards", maxShards);
+    }
+    if (maxConnections != null) {
+      capacity.put("max_connections", maxConnections);
+    }
+    return (Broker) codec.read(doc, ResourceKind.BROKER, Map.of("name", brokerId == null ? "" : brokerId));
+  }
+}

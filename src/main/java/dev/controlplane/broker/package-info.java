@@ -1,0 +1,2 @@
+/** Brokers: registration, heartbeats, failure detection, and where shards are placed. */
+package dev.controlplane.broker;

@@ -1,0 +1,45 @@
+package dev.controlplane.cluster;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * This node's view of leadership.
+ *
+ * <h2>Lifecycle</h2>
+ * A node starts as a follower. When it wins leadership it records its term in {@code cluster_state}
+ * (a term greater than any before) and only then reports {@link #term()}; when it loses it stops
+ * reporting a term before anything else happens.
+ *
+ * <h2>Fencing</h2>
+ * {@link #term()} is a claim, not a proof: a paused leader may still believe it leads. Every write
+ * transaction compares the claim with the recorded term while holding the row lock of {@code
+ * cluster_state} ({@link dev.controlplane.metadata.log.ChangeLog#begin()}), so a stale leader's
+ * write fails instead of committing.
+ *
+ * <h2>Thread safety</h2>
+ * Implementations are read from any thread.
+ */
+public interface Leadership {
+
+  /** The term this node leads in, or empty when it is not the leader. */
+  OptionalLong term();
+
+  /** The node id of the current leader, when known (this node included). */
+  Optional<String> leaderId();
+
+  /** Where clients can reach the leader's HTTP API, when known (for a {@code Location} header). */
+  Optional<String> leaderHttpAddress();
+
+  /** This node's role, for health and metrics. */
+  Role role();
+
+  /** When this node became leader (for grace periods of leader duties), if it is leader. */
+  Optional<java.time.Instant> leaderSince();
+
+  enum Role {
+    LEADER,
+    FOLLOWER,
+    CANDIDATE
+  }
+}

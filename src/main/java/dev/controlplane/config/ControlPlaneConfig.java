@@ -1,0 +1,209 @@
+package dev.controlplane.config;
+
+import dev.controlplane.metadata.model.DurationValue;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Every setting of the service. Property {@code service.controlplane.grpc.port} is environment
+ * variable {@code SERVICE_CONTROLPLANE_GRPC_PORT} (MicroProfile Config's mapping). Durations use
+ * the resource grammar ({@code 500ms}, {@code 5s}, {@code 24h}).
+ */
+@ApplicationScoped
+public class ControlPlaneConfig {
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.node.id", defaultValue = "cp1")
+  String nodeId;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.bind.host", defaultValue = "127.0.0.1")
+  String bindHost;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.grpc.port", defaultValue = "9090")
+  int grpcPort;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.db.url", defaultValue = "jdbc:postgresql://127.0.0.1:5432/controlplane")
+  String dbUrl;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.db.user", defaultValue = "controlplane")
+  String dbUser;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.db.password", defaultValue = "controlplane")
+  String dbPassword;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.db.migrate", defaultValue = "validate")
+  String dbMigrate;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.broker.token")
+  Optional<String> brokerToken;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.operator.token")
+  Optional<String> operatorToken;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.heartbeat.interval", defaultValue = "5s")
+  String heartbeatInterval;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.watch.progress.interval", defaultValue = "10s")
+  String watchProgressInterval;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.watch.stall.timeout", defaultValue = "30s")
+  String watchStallTimeout;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.watch.window", defaultValue = "10000")
+  int watchWindow;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.retention.period", defaultValue = "24h")
+  String retentionPeriod;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.retention.min.versions", defaultValue = "100000")
+  long retentionMinVersions;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.retention.check.interval", defaultValue = "1m")
+  String retentionCheckInterval;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.stream.delete.grace", defaultValue = "24h")
+  String streamDeleteGrace;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.http.max.body", defaultValue = "1048576")
+  int httpMaxBody;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.snapshot.chunk.bytes", defaultValue = "1048576")
+  int snapshotChunkBytes;
+
+  public String nodeId() {
+    return nodeId;
+  }
+
+  public String bindHost() {
+    return bindHost;
+  }
+
+  public int grpcPort() {
+    return grpcPort;
+  }
+
+  public String dbUrl() {
+    return dbUrl;
+  }
+
+  public String dbUser() {
+    return dbUser;
+  }
+
+  public String dbPassword() {
+    return dbPassword;
+  }
+
+  public MigrateMode dbMigrate() {
+    return MigrateMode.parse(dbMigrate);
+  }
+
+  public Optional<String> brokerToken() {
+    return brokerToken.filter(s -> !s.isBlank());
+  }
+
+  public Optional<String> operatorToken() {
+    return operatorToken.filter(s -> !s.isBlank());
+  }
+
+  public Duration heartbeatInterval() {
+    return duration("service.controlplane.heartbeat.interval", heartbeatInterval);
+  }
+
+  public Duration watchProgressInterval() {
+    return duration("service.controlplane.watch.progress.interval", watchProgressInterval);
+  }
+
+  public Duration watchStallTimeout() {
+    return duration("service.controlplane.watch.stall.timeout", watchStallTimeout);
+  }
+
+  public int watchWindow() {
+    return watchWindow;
+  }
+
+  public Duration retentionPeriod() {
+    return duration("service.controlplane.retention.period", retentionPeriod);
+  }
+
+  public long retentionMinVersions() {
+    return retentionMinVersions;
+  }
+
+  public Duration retentionCheckInterval() {
+    return duration("service.controlplane.retention.check.interval", retentionCheckInterval);
+  }
+
+  public Duration streamDeleteGrace() {
+    return duration("service.controlplane.stream.delete.grace", streamDeleteGrace);
+  }
+
+  public int httpMaxBody() {
+    return httpMaxBody;
+  }
+
+  public int snapshotChunkBytes() {
+    return snapshotChunkBytes;
+  }
+
+  /** Parses every setting once, so a bad value stops the start instead of a later task. */
+  public void validate() {
+    dbMigrate();
+    heartbeatInterval();
+    watchProgressInterval();
+    watchStallTimeout();
+    retentionPeriod();
+    retentionCheckInterval();
+    streamDeleteGrace();
+    if (watchWindow < 1 || httpMaxBody < 1 || snapshotChunkBytes < 1024 || retentionMinVersions < 1) {
+      throw new IllegalArgumentException(
+          "watch.window, http.max.body and retention.min.versions must be positive and snapshot.chunk.bytes at least 1024");
+    }
+  }
+
+  private static Duration duration(String name, String text) {
+    return DurationValue.parse(text)
+        .map(DurationValue::toDuration)
+        .orElseThrow(
+            () -> new IllegalArgumentException(name + " = '" + text + "' is not " + DurationValue.GRAMMAR));
+  }
+
+  /** What the service does with the schema at start. */
+  public enum MigrateMode {
+    MIGRATE,
+    VALIDATE,
+    NONE;
+
+    static MigrateMode parse(String text) {
+      return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+        case "migrate" -> MIGRATE;
+        case "validate" -> VALIDATE;
+        case "none" -> NONE;
+        default ->
+            throw new IllegalArgumentException(
+                "service.controlplane.db.migrate = '" + text + "' is not one of migrate, validate, none");
+      };
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package dev.controlplane.error;
+
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * Classifies exceptions that escape the domain. A {@link ControlPlaneException} anywhere in the
+ * cause chain (transaction interceptors wrap them) is the answer; a lost database connection is
+ * UNAVAILABLE; anything else is a server fault and is reported without details.
+ */
+public final class Failures {
+
+  private Failures() {}
+
+  public static Optional<ControlPlaneException> classify(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ControlPlaneException known) {
+        return Optional.of(known);
+      }
+    }
+    if (isDatabaseUnavailable(failure)) {
+      return Optional.of(ControlPlaneException.unavailable("the database is unavailable; retry shortly", failure));
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isDatabaseUnavailable(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql) {
+        String state = sql.getSQLState();
+        if (state != null && (state.startsWith("08") || state.startsWith("57P") || state.equals("53300"))) {
+          return true;
+        }
+      }
+      String name = t.getClass().getName();
+      if (name.equals("jakarta.resource.ResourceException")
+          || name.endsWith("JDBCConnectionException")
+          || name.endsWith("ConnectionWaitTimeoutException")
+          || name.endsWith("CannotCreateTransactionException")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,102 @@
+package dev.controlplane.grpc;
+
+import dev.controlplane.broker.BrokerRegistry;
+import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.metadata.snapshot.SnapshotService;
+import dev.controlplane.metadata.watch.WatchHub;
+import dev.controlplane.proto.v1.AdminServiceGrpc;
+import dev.controlplane.proto.v1.BrokerServiceGrpc;
+import dev.controlplane.proto.v1.MetadataServiceGrpc;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * The gRPC listener. It owns its Netty event loops and executor (Liberty's would outlive an
+ * undeploy) and serves the three controlplane.v1 services, grpc.health.v1 and reflection.
+ */
+public final class GrpcServer {
+
+  private static final Logger LOG = Logger.getLogger(GrpcServer.class.getName());
+
+  private final Server server;
+  private final HealthStatusManager health = new HealthStatusManager();
+  private final EventLoopGroup boss;
+  private final EventLoopGroup workers;
+  private final ExecutorService executor;
+
+  public GrpcServer(
+      ControlPlaneConfig config,
+      ManagedThreadFactory threads,
+      SnapshotService snapshots,
+      WatchHub hub,
+      BrokerRegistry brokers) {
+    // Plain daemon threads for the event loops: Liberty holds back managed threads created while
+    // the application starts, and binding the port must happen during start.
+    this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
+    this.workers = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-worker", true));
+    this.executor = Executors.newFixedThreadPool(16, threads);
+    var guarded = Set.of(MetadataServiceGrpc.SERVICE_NAME, BrokerServiceGrpc.SERVICE_NAME);
+    this.server =
+        NettyServerBuilder.forAddress(new InetSocketAddress(config.bindHost(), config.grpcPort()))
+            .bossEventLoopGroup(boss)
+            .workerEventLoopGroup(workers)
+            .channelType(NioServerSocketChannel.class)
+            .executor(executor)
+            .permitKeepAliveTime(10, TimeUnit.SECONDS)
+            .permitKeepAliveWithoutCalls(true)
+            .maxInboundMessageSize(4 * 1024 * 1024)
+            .intercept(new BrokerCredentialInterceptor(config.brokerToken(), guarded))
+            .addService(new MetadataGrpcService(snapshots, hub, config.snapshotChunkBytes()))
+            .addService(new BrokerGrpcService(brokers, config.heartbeatInterval()))
+            .addService(new AdminServiceGrpc.AdminServiceImplBase() {})
+            .addService(health.getHealthService())
+            .addService(ProtoReflectionServiceV1.newInstance())
+            .build();
+  }
+
+  public void start() {
+    try {
+      server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen for gRPC on port " + server.getPort(), e);
+    }
+    health.setStatus("", ServingStatus.SERVING);
+    LOG.info("gRPC listening on " + server.getListenSockets());
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  public void stop() {
+    health.enterTerminalState();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      server.shutdownNow();
+    }
+    executor.shutdownNow();
+    workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+}

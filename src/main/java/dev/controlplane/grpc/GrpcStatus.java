@@ -1,0 +1,49 @@
+package dev.controlplane.grpc;
+
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.Failures;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Domain failures as gRPC statuses (decisions.md, gRPC API). */
+final class GrpcStatus {
+
+  private static final Logger LOG = Logger.getLogger(GrpcStatus.class.getName());
+  static final Metadata.Key<String> LEADER = Metadata.Key.of("x-leader", Metadata.ASCII_STRING_MARSHALLER);
+
+  private GrpcStatus() {}
+
+  static StatusRuntimeException of(Throwable failure) {
+    if (failure instanceof StatusRuntimeException already) {
+      return already;
+    }
+    return Failures.classify(failure).map(GrpcStatus::of).orElseGet(() -> internal(failure));
+  }
+
+  static StatusRuntimeException of(ControlPlaneException e) {
+    Status status =
+        switch (e.code()) {
+          case VALIDATION_FAILED, PAYLOAD_TOO_LARGE -> Status.INVALID_ARGUMENT;
+          case INVALID_TOKEN -> Status.UNAUTHENTICATED;
+          case FORBIDDEN -> Status.PERMISSION_DENIED;
+          case NOT_FOUND -> Status.NOT_FOUND;
+          case ALREADY_EXISTS -> Status.ALREADY_EXISTS;
+          case CONFLICT -> Status.FAILED_PRECONDITION;
+          case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
+          case RESOURCE_EXHAUSTED, RATE_LIMITED -> Status.RESOURCE_EXHAUSTED;
+          case OUT_OF_RANGE -> Status.OUT_OF_RANGE;
+          case NOT_LEADER, UNAVAILABLE -> Status.UNAVAILABLE;
+        };
+    Metadata trailers = new Metadata();
+    e.leaderHint().ifPresent(leader -> trailers.put(LEADER, leader));
+    return status.withDescription(e.getMessage()).asRuntimeException(trailers);
+  }
+
+  private static StatusRuntimeException internal(Throwable failure) {
+    LOG.log(Level.SEVERE, "unexpected failure in a gRPC call", failure);
+    return Status.INTERNAL.withDescription("internal error").asRuntimeException();
+  }
+}

@@ -1,0 +1,2 @@
+/** MicroProfile Health checks: liveness and readiness. */
+package dev.controlplane.health;

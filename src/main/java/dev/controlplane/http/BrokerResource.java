@@ -1,0 +1,43 @@
+package dev.controlplane.http;
+
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.model.Broker;
+import dev.controlplane.metadata.store.ResourceStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+
+/** Brokers, read-only: brokers register themselves over gRPC. */
+@Path("/v1/brokers")
+@ApplicationScoped
+@Produces({"application/json", "application/yaml"})
+public class BrokerResource {
+
+  @Inject ResourceStore store;
+  @Inject ResourceCodec codec;
+
+  @GET
+  public Response list(
+      @QueryParam("limit") String limit, @QueryParam("page_token") String pageToken, @Context HttpHeaders headers) {
+    int n = Paging.limit(limit);
+    var page = store.brokers(Paging.after(pageToken), n);
+    return Documents.list(codec, page, Paging.next(page, n, Broker::name), headers);
+  }
+
+  @GET
+  @Path("/{broker}")
+  public Response get(@PathParam("broker") String broker, @Context HttpHeaders headers) {
+    PathNames.check("broker", broker);
+    Broker found =
+        store.broker(broker).orElseThrow(() -> ControlPlaneException.notFound("broker " + broker + " does not exist"));
+    return Documents.ok(codec, found, headers).build();
+  }
+}

@@ -1,0 +1,75 @@
+package dev.controlplane.http;
+
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.Failures;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Every failure leaves as problem+json; server faults say nothing about their cause. */
+final class ExceptionMappers {
+
+  private static final Logger LOG = Logger.getLogger(ExceptionMappers.class.getName());
+
+  private ExceptionMappers() {}
+
+  @Provider
+  public static final class Known implements ExceptionMapper<ControlPlaneException> {
+    @Override
+    public Response toResponse(ControlPlaneException e) {
+      return Problems.of(e);
+    }
+  }
+
+  /** JAX-RS's own refusals: unknown path, wrong method, unsupported media type. */
+  @Provider
+  public static final class Web implements ExceptionMapper<WebApplicationException> {
+    @Override
+    public Response toResponse(WebApplicationException e) {
+      int status = e.getResponse().getStatus();
+      if (status >= 500) {
+        return Unexpected.fault(e);
+      }
+      String code =
+          switch (status) {
+            case 404 -> "not_found";
+            case 401 -> "invalid_token";
+            case 403 -> "forbidden";
+            case 413 -> "payload_too_large";
+            default -> "bad_request";
+          };
+      String detail =
+          switch (status) {
+            case 404 -> "no such resource";
+            case 405 -> "method not allowed on this resource";
+            case 406 -> "cannot produce an acceptable representation; use application/json or application/yaml";
+            case 415 -> "unsupported content type; send application/json or application/yaml";
+            default -> e.getMessage() == null ? Problems.title(status) : e.getMessage();
+          };
+      if (status == 415 || status == 405 || status == 406) {
+        code = status == 415 ? "unsupported_media_type" : status == 405 ? "method_not_allowed" : "not_acceptable";
+      }
+      Response problem = Problems.of(status, code, detail);
+      if (status == 405 && e.getResponse().getHeaderString("Allow") != null) {
+        return Response.fromResponse(problem).header("Allow", e.getResponse().getHeaderString("Allow")).build();
+      }
+      return problem;
+    }
+  }
+
+  @Provider
+  public static final class Unexpected implements ExceptionMapper<Throwable> {
+    @Override
+    public Response toResponse(Throwable e) {
+      return Failures.classify(e).map(Problems::of).orElseGet(() -> fault(e));
+    }
+
+    static Response fault(Throwable e) {
+      LOG.log(Level.SEVERE, "unexpected failure in an HTTP request", e);
+      return Problems.of(500, "internal_error", "the server failed to process the request");
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.controlplane.http;
+
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.Applied;
+import dev.controlplane.metadata.TenantService;
+import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.model.ResourceKind;
+import dev.controlplane.metadata.model.Tenant;
+import dev.controlplane.metadata.store.ResourceStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.util.Map;
+
+/** Tenants as declarative resources. */
+@Path("/v1/tenants")
+@ApplicationScoped
+@Produces({"application/json", "application/yaml"})
+public class TenantResource {
+
+  @Inject ResourceStore store;
+  @Inject TenantService tenants;
+  @Inject ResourceCodec codec;
+  @Inject OperatorCredential operator;
+
+  @GET
+  public Response list(
+      @QueryParam("limit") String limit, @QueryParam("page_token") String pageToken, @Context HttpHeaders headers) {
+    int n = Paging.limit(limit);
+    var page = store.tenants(Paging.after(pageToken), n);
+    return Documents.list(codec, page, Paging.next(page, n, Tenant::name), headers);
+  }
+
+  @GET
+  @Path("/{tenant}")
+  public Response get(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
+    PathNames.check("tenant", tenant);
+    Tenant found =
+        store.tenant(tenant).orElseThrow(() -> ControlPlaneException.notFound("tenant " + tenant + " does not exist"));
+    return Documents.ok(codec, found, headers).build();
+  }
+
+  @PUT
+  @Path("/{tenant}")
+  @Consumes({"application/json", "application/yaml", "application/x-yaml", "text/yaml"})
+  public Response put(@PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+    operator.require(headers);
+    PathNames.check("tenant", tenant);
+    var doc = Documents.parse(codec, body, headers);
+    Tenant wanted = (Tenant) codec.read(doc, ResourceKind.TENANT, Map.of("name", tenant));
+    Applied<Tenant> applied = tenants.applyTenant(wanted, codec.expectedVersion(doc));
+    return Documents.body(Response.status(applied.created() ? 201 : 200), codec, codec.toTree(applied.resource()), headers)
+        .build();
+  }
+
+  @DELETE
+  @Path("/{tenant}")
+  public Response delete(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
+    operator.require(headers);
+    PathNames.check("tenant", tenant);
+    return Documents.ok(codec, tenants.deleteTenant(tenant), headers).build();
+  }
+}

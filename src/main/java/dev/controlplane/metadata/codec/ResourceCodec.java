@@ -1,0 +1,184 @@
+package dev.controlplane.metadata.codec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.model.Broker;
+import dev.controlplane.metadata.model.Namespace;
+import dev.controlplane.metadata.model.Resource;
+import dev.controlplane.metadata.model.ResourceKind;
+import dev.controlplane.metadata.model.ShardPlacement;
+import dev.controlplane.metadata.model.Stream;
+import dev.controlplane.metadata.model.Tenant;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Converts resources to and from their declarative documents. Reading validates every field (names,
+ * enums, durations, sizes, bounds) and reports all problems with their paths; a document that
+ * passes is a valid resource.
+ */
+public final class ResourceCodec {
+
+  public static final String API_VERSION = "controlplane/v1";
+  private static final Set<String> ENVELOPE = Set.of("apiVersion", "kind", "metadata", "spec", "status");
+
+  private final ObjectMapper json;
+  private final ObjectMapper yaml;
+
+  public ResourceCodec() {
+    this.json = new ObjectMapper();
+    YAMLFactory yamlFactory =
+        YAMLFactory.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
+            .build();
+    this.yaml = new ObjectMapper(yamlFactory);
+  }
+
+  public ObjectMapper json() {
+    return json;
+  }
+
+  /** Parses a document; any syntax error is a validation error, never a server error. */
+  public JsonNode parse(byte[] body, DocumentFormat format) {
+    try {
+      JsonNode node = (format == DocumentFormat.YAML ? yaml : json).readTree(body);
+      if (node == null || node.isMissingNode()) {
+        throw ControlPlaneException.validation("body", "is empty");
+      }
+      return node;
+    } catch (JsonProcessingException e) {
+      String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
+      throw ControlPlaneException.validation("body", "is not valid " + format + where);
+    } catch (IOException e) {
+      throw ControlPlaneException.validation("body", "could not be read");
+    }
+  }
+
+  /**
+   * Reads a resource of {@code expected} kind. {@code pathIdentity} holds the metadata fields the
+   * URL fixes (name, tenant, namespace): the document may omit them but may not contradict them.
+   */
+  public Resource read(JsonNode doc, ResourceKind expected, Map<String, String> pathIdentity) {
+    FieldReader r = new FieldReader();
+    if (!doc.isObject()) {
+      throw ControlPlaneException.validation("body", "must be an object");
+    }
+    r.rejectUnknown(doc, "", ENVELOPE);
+    String apiVersion = r.string(doc, "apiVersion", "apiVersion", true);
+    if (apiVersion != null && !API_VERSION.equals(apiVersion)) {
+      r.error("apiVersion", "must be " + API_VERSION);
+    }
+    String kind = r.string(doc, "kind", "kind", true);
+    if (kind != null && !expected.kindName().equals(kind)) {
+      r.error("kind", "must be " + expected.kindName());
+    }
+    ObjectNode metadata = withPathIdentity(doc.get("metadata"), pathIdentity, r);
+    Resource resource = ResourceFields.read(expected, metadata, doc, r);
+    r.throwIfInvalid();
+    return resource;
+  }
+
+  /** The optimistic-concurrency precondition a client may put in {@code metadata.version}. */
+  public java.util.OptionalLong expectedVersion(JsonNode doc) {
+    JsonNode v = doc.path("metadata").path("version");
+    return v.canConvertToLong() && v.isIntegralNumber()
+        ? java.util.OptionalLong.of(v.longValue())
+        : java.util.OptionalLong.empty();
+  }
+
+  private ObjectNode withPathIdentity(JsonNode metadata, Map<String, String> pathIdentity, FieldReader r) {
+    ObjectNode merged = json.createObjectNode();
+    if (metadata != null && !metadata.isNull()) {
+      if (!metadata.isObject()) {
+        r.error("metadata", "must be an object");
+      } else {
+        merged.setAll((ObjectNode) metadata);
+      }
+    }
+    pathIdentity.forEach(
+        (field, value) -> {
+          JsonNode given = merged.get(field);
+          if (given != null && !given.isNull() && !value.equals(given.asText())) {
+            r.error("metadata." + field, "must equal the " + field + " in the path (" + value + ")");
+          }
+          merged.put(field, value);
+        });
+    return merged;
+  }
+
+  /** Reads a document written by {@link #toTree(Resource)} (the change log's payloads). */
+  public Resource readStored(String storedJson) {
+    try {
+      JsonNode doc = json.readTree(storedJson);
+      ResourceKind kind =
+          ResourceKind.fromKindName(doc.path("kind").asText())
+              .orElseThrow(() -> new IllegalStateException("stored document without a known kind"));
+      FieldReader r = new FieldReader();
+      ObjectNode metadata = (ObjectNode) doc.get("metadata");
+      Resource resource = ResourceFields.read(kind, metadata, doc, r);
+      if (r.hasErrors()) {
+        throw new IllegalStateException("stored document is not a valid " + kind.kindName());
+      }
+      return resource.withVersion(metadata.path("version").asLong());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("stored document is not JSON", e);
+    }
+  }
+
+  public ObjectNode toTree(Resource resource) {
+    ObjectNode doc = json.createObjectNode();
+    doc.put("apiVersion", API_VERSION);
+    doc.put("kind", resource.kind().kindName());
+    ResourceFields.write(resource, doc.putObject("metadata"), doc);
+    doc.with("metadata").put("version", resource.version());
+    return doc;
+  }
+
+  public String toJson(Resource resource) {
+    return toJson(toTree(resource));
+  }
+
+  public String toJson(JsonNode node) {
+    try {
+      return json.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public byte[] write(JsonNode node, DocumentFormat format) {
+    try {
+      return (format == DocumentFormat.YAML ? yaml : json).writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public ArrayNode newArray() {
+    return json.createArrayNode();
+  }
+
+  public ObjectNode newObject() {
+    return json.createObjectNode();
+  }
+
+  static Class<? extends Resource> typeOf(ResourceKind kind) {
+    return switch (kind) {
+      case TENANT -> Tenant.class;
+      case NAMESPACE -> Namespace.class;
+      case STREAM -> Stream.class;
+      case SHARD_PLACEMENT -> ShardPlacement.class;
+      case BROKER -> Broker.class;
+    };
+  }
+}

@@ -1,0 +1,17 @@
+package dev.controlplane.metadata.log;
+
+/**
+ * The versions the log can serve: every version in {@code [retainedFrom, head]} is present. A
+ * snapshot or watch at version {@code v} needs every version after {@code v}, so it is in range
+ * when {@code retainedFrom - 1 <= v <= head}.
+ */
+public record LogBounds(long head, long retainedFrom) {
+
+  public boolean covers(long version) {
+    return version >= retainedFrom - 1 && version <= head;
+  }
+
+  public long oldestServable() {
+    return retainedFrom - 1;
+  }
+}

@@ -1,0 +1,27 @@
+package dev.controlplane.metadata.model;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** The five versioned kinds. {@link #kindName()} is the {@code kind} of the declarative envelope. */
+public enum ResourceKind {
+  TENANT("Tenant"),
+  NAMESPACE("Namespace"),
+  STREAM("Stream"),
+  SHARD_PLACEMENT("ShardPlacement"),
+  BROKER("Broker");
+
+  private final String kindName;
+
+  ResourceKind(String kindName) {
+    this.kindName = kindName;
+  }
+
+  public String kindName() {
+    return kindName;
+  }
+
+  public static Optional<ResourceKind> fromKindName(String name) {
+    return Arrays.stream(values()).filter(k -> k.kindName.equals(name)).findFirst();
+  }
+}

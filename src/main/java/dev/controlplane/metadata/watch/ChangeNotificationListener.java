@@ -1,0 +1,108 @@
+package dev.controlplane.metadata.watch;
+
+import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.metadata.log.ChangeLog;
+import dev.controlplane.metadata.log.CommitSignal;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.concurrent.ThreadFactory;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * Holds one dedicated PostgreSQL connection that LISTENs on the change-log channel, so commits made
+ * by another node (or by a DBA's tooling) wake this node's watchers within milliseconds. The
+ * notification carries no data; it only says "read the table". After a lost connection it
+ * reconnects with backoff and signals once, because notifications sent meanwhile are lost.
+ */
+public final class ChangeNotificationListener {
+
+  private static final Logger LOG = Logger.getLogger(ChangeNotificationListener.class.getName());
+
+  private final ControlPlaneConfig config;
+  private final CommitSignal signal;
+  private volatile boolean running;
+  private volatile Connection connection;
+  private Thread thread;
+
+  public ChangeNotificationListener(ControlPlaneConfig config, CommitSignal signal) {
+    this.config = config;
+    this.signal = signal;
+  }
+
+  public void start(ThreadFactory threads) {
+    running = true;
+    thread = threads.newThread(this::run);
+    thread.setName("change-listener");
+    thread.start();
+  }
+
+  public void stop() {
+    running = false;
+    closeQuietly();
+  }
+
+  private void run() {
+    long backoff = 100;
+    while (running) {
+      try (Connection c = connect()) {
+        connection = c;
+        try (Statement s = c.createStatement()) {
+          s.execute("LISTEN " + ChangeLog.CHANNEL);
+        }
+        backoff = 100;
+        signal.committed();
+        PGConnection pg = c.unwrap(PGConnection.class);
+        while (running) {
+          PGNotification[] notes = pg.getNotifications(1000);
+          if (notes != null && notes.length > 0) {
+            signal.committed();
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        if (running) {
+          LOG.log(Level.WARNING, "change notifications interrupted; reconnecting in " + backoff + " ms: " + e.getMessage());
+          sleep(backoff);
+          backoff = Math.min(5000, backoff * 2);
+        }
+      }
+    }
+  }
+
+  private Connection connect() throws SQLException {
+    Properties props = new Properties();
+    props.setProperty("user", config.dbUser());
+    props.setProperty("password", config.dbPassword());
+    props.setProperty("connectTimeout", "5");
+    props.setProperty("tcpKeepAlive", "true");
+    props.setProperty("ApplicationName", "controlplane-listener-" + config.nodeId());
+    Connection c = new org.postgresql.Driver().connect(config.dbUrl(), props);
+    if (c == null) {
+      throw new SQLException("not a PostgreSQL URL: " + config.dbUrl());
+    }
+    return c;
+  }
+
+  private void closeQuietly() {
+    Connection c = connection;
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // Closing only to unblock the listening thread.
+      }
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,251 @@
+package dev.controlplane.metadata.watch;
+
+import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.ErrorCode;
+import dev.controlplane.metadata.log.ChangeLog;
+import dev.controlplane.metadata.log.CommitSignal;
+import dev.controlplane.metadata.log.LogBounds;
+import dev.controlplane.metadata.model.MetadataUpdate;
+import dev.controlplane.metadata.snapshot.SnapshotService;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Fans the change log out to this node's watchers.
+ *
+ * <h2>Lifecycle</h2>
+ * {@link #start()} after the schema is valid; {@link #stop()} closes every watch with UNAVAILABLE
+ * so brokers reconnect (to this node after a restart, or to another).
+ *
+ * <h2>How updates arrive</h2>
+ * One tailer thread reads updates with versions above {@link #head()} from the table whenever a
+ * commit is signalled (locally, or by NOTIFY from another node) and at least once a second, and
+ * keeps the most recent ones in a window. It accepts only the next version, so the window never
+ * has a gap. Watchers then pull from the window, or from the table while they are further behind.
+ *
+ * <h2>Slow watchers</h2>
+ * Nothing is queued per watcher: a watcher whose transport is not ready simply stops advancing,
+ * so writers and other watchers never wait for it. One that refuses updates for longer than
+ * {@code watch.stall.timeout} while updates wait for it is closed with RESOURCE_EXHAUSTED and
+ * resumes from its last version. A watcher catching up from far behind is not slow as long as it
+ * keeps reading.
+ */
+@ApplicationScoped
+public class WatchHub implements CommitSignal {
+
+  private static final Logger LOG = Logger.getLogger(WatchHub.class.getName());
+
+  @Inject ChangeLog changeLog;
+  @Inject ControlPlaneConfig config;
+
+  @Resource ManagedThreadFactory threadFactory;
+
+  private final Object wakeLock = new Object();
+  private final ConcurrentSkipListMap<Long, MetadataUpdate> window = new ConcurrentSkipListMap<>();
+  private final Set<Watcher> watchers = ConcurrentHashMap.newKeySet();
+  private boolean changed;
+  private volatile boolean running;
+  private volatile long head;
+  private Thread tailer;
+  private ExecutorService drainers;
+  private ScheduledExecutorService ticker;
+
+  public void start() {
+    head = changeLog.bounds().head();
+    running = true;
+    drainers = Executors.newFixedThreadPool(2, threadFactory);
+    ticker = Executors.newSingleThreadScheduledExecutor(threadFactory);
+    long tick = Math.max(100, config.watchProgressInterval().toMillis() / 4);
+    ticker.scheduleWithFixedDelay(safely(this::requestProgressFromIdle), tick, tick, TimeUnit.MILLISECONDS);
+    ticker.scheduleWithFixedDelay(safely(this::cutOffStalled), 100, 100, TimeUnit.MILLISECONDS);
+    tailer = threadFactory.newThread(this::tail);
+    tailer.setName("watch-tailer");
+    tailer.start();
+  }
+
+  public void stop() {
+    running = false;
+    committed();
+    if (ticker != null) {
+      ticker.shutdownNow();
+    }
+    for (Watcher w : List.copyOf(watchers)) {
+      w.close(ControlPlaneException.unavailable("the server is shutting down; resume on another node", null));
+    }
+    if (drainers != null) {
+      drainers.shutdownNow();
+    }
+  }
+
+  /** Opens a watch delivering every update after {@code fromVersion}, then live ones. */
+  public Watch subscribe(long fromVersion, WatchSink sink) {
+    if (!running) {
+      throw ControlPlaneException.unavailable("the server is starting or stopping", null);
+    }
+    LogBounds bounds = changeLog.bounds();
+    if (!bounds.covers(fromVersion)) {
+      throw SnapshotService.versionOutOfRange(fromVersion, bounds);
+    }
+    Watcher watcher = new Watcher(this, sink, drainers, fromVersion);
+    watchers.add(watcher);
+    watcher.wake();
+    return watcher;
+  }
+
+  /** The newest version this node has read, contiguous from the start. */
+  public long head() {
+    return head;
+  }
+
+  public int watcherCount() {
+    return watchers.size();
+  }
+
+  @Override
+  public void committed() {
+    synchronized (wakeLock) {
+      changed = true;
+      wakeLock.notifyAll();
+    }
+  }
+
+  MetadataUpdate fromWindow(long version) {
+    return window.get(version);
+  }
+
+  List<MetadataUpdate> readFromLog(long after, int limit) {
+    return changeLog.readAfter(after, limit);
+  }
+
+  void remove(Watcher watcher) {
+    watchers.remove(watcher);
+  }
+
+  void logFailure(RuntimeException e) {
+    LOG.log(Level.WARNING, "watch failed", e);
+  }
+
+  private void tail() {
+    while (running) {
+      awaitChange();
+      try {
+        if (pullNewUpdates()) {
+          watchers.forEach(Watcher::wake);
+        }
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "reading the change log failed; retrying", e);
+        sleepQuietly(500);
+      }
+    }
+  }
+
+  private void awaitChange() {
+    synchronized (wakeLock) {
+      if (!changed) {
+        try {
+          wakeLock.wait(1000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          running = false;
+        }
+      }
+      changed = false;
+    }
+  }
+
+  /** Reads everything after {@link #head}; true when the head moved. */
+  private boolean pullNewUpdates() {
+    long before = head;
+    while (running) {
+      List<MetadataUpdate> batch = changeLog.readAfter(head, 1000);
+      if (batch.isEmpty()) {
+        break;
+      }
+      if (batch.get(0).version() != head + 1 && !skipTrimmedHistory(batch.get(0).version())) {
+        break;
+      }
+      for (MetadataUpdate update : batch) {
+        if (update.version() != head + 1) {
+          break;
+        }
+        window.put(update.version(), update);
+        head = update.version();
+      }
+      while (window.size() > config.watchWindow()) {
+        window.pollFirstEntry();
+      }
+    }
+    return head != before;
+  }
+
+  /**
+   * The first readable version is not the next one. Either history before it was trimmed while
+   * this node was not reading (then continue from there: any watcher that needed the trimmed part
+   * gets OUT_OF_RANGE), or a commit is not visible yet (then wait for the next round).
+   */
+  private boolean skipTrimmedHistory(long firstReadable) {
+    if (changeLog.bounds().retainedFrom() <= head + 1) {
+      return false;
+    }
+    window.clear();
+    head = firstReadable - 1;
+    return true;
+  }
+
+  private void cutOffStalled() {
+    long limit = config.watchStallTimeout().toNanos();
+    for (Watcher w : watchers) {
+      if (w.blockedNanos() > limit) {
+        w.close(
+            new ControlPlaneException(
+                ErrorCode.RESOURCE_EXHAUSTED,
+                "watcher stopped reading while "
+                    + (head - w.position())
+                    + " updates waited; resume from version "
+                    + w.position()));
+      }
+    }
+  }
+
+  /** Runs every quarter interval; asking at 3/4 of it keeps every gap within the interval. */
+  private void requestProgressFromIdle() {
+    long interval = config.watchProgressInterval().toNanos() * 3 / 4;
+    for (Watcher w : watchers) {
+      if (w.position() >= head && w.nanosSinceLastSend() >= interval) {
+        w.requestProgress();
+      }
+    }
+  }
+
+  /** A periodic task that survives its own failures (a scheduled executor drops a task that throws). */
+  private static Runnable safely(Runnable task) {
+    return () -> {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "watch housekeeping failed", e);
+      }
+    };
+  }
+
+  private static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

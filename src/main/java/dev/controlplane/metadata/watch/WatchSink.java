@@ -1,0 +1,22 @@
+package dev.controlplane.metadata.watch;
+
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.model.MetadataUpdate;
+
+/**
+ * Where a watch delivers: implemented by the transport (gRPC). The hub calls {@link #send}, {@link
+ * #progress} and {@link #close} from one thread at a time per sink.
+ */
+public interface WatchSink {
+
+  /** Whether the transport can take a message now without buffering it. */
+  boolean ready();
+
+  void send(MetadataUpdate update);
+
+  /** Tells the watcher it is current at {@code version} (no update payload). */
+  void progress(long version);
+
+  /** Ends the watch with a reason; the watcher resumes from its last applied version. */
+  void close(ControlPlaneException reason);
+}

@@ -1,0 +1,154 @@
+package dev.controlplane.metadata.watch;
+
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.ErrorCode;
+import dev.controlplane.metadata.model.MetadataUpdate;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One open watch. It remembers the last version it handed to its sink and pulls what follows from
+ * the hub's window, or from the table while it catches up. Work on a watcher runs on the hub's
+ * executor, one task at a time ({@link #scheduled}), so the sink is never called concurrently.
+ */
+final class Watcher implements Watch {
+
+  private static final int CATCH_UP_BATCH = 500;
+
+  private final WatchHub hub;
+  private final WatchSink sink;
+  private final Executor executor;
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+  private final ArrayDeque<MetadataUpdate> fetched = new ArrayDeque<>();
+  private volatile long position;
+  private volatile boolean closed;
+  private volatile boolean progressDue;
+  private volatile long lastSentNanos = System.nanoTime();
+  /** When the sink stopped accepting while updates were waiting; 0 while it keeps up. */
+  private volatile long blockedSinceNanos;
+
+  Watcher(WatchHub hub, WatchSink sink, Executor executor, long fromVersion) {
+    this.hub = hub;
+    this.sink = sink;
+    this.executor = executor;
+    this.position = fromVersion;
+  }
+
+  long position() {
+    return position;
+  }
+
+  boolean isReady() {
+    return sink.ready();
+  }
+
+  long nanosSinceLastSend() {
+    return System.nanoTime() - lastSentNanos;
+  }
+
+  /** How long the sink has refused updates that are waiting for it; 0 when it is not blocked. */
+  long blockedNanos() {
+    long since = blockedSinceNanos;
+    return since == 0 || position >= hub.head() ? 0 : System.nanoTime() - since;
+  }
+
+  @Override
+  public void wake() {
+    if (closed || !scheduled.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      executor.execute(this::drain);
+    } catch (RuntimeException rejected) {
+      scheduled.set(false);
+      close(ControlPlaneException.unavailable("the server is shutting down", rejected));
+    }
+  }
+
+  void requestProgress() {
+    progressDue = true;
+    wake();
+  }
+
+  @Override
+  public void cancel() {
+    closed = true;
+    hub.remove(this);
+  }
+
+  /** Ends the watch; safe from any thread, idempotent. */
+  void close(ControlPlaneException reason) {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    hub.remove(this);
+    try {
+      sink.close(reason);
+    } catch (RuntimeException alreadyGone) {
+      // The client went away first; nothing left to tell it.
+    }
+  }
+
+  private void drain() {
+    try {
+      while (!closed && sink.ready()) {
+        MetadataUpdate next = next();
+        if (next == null) {
+          break;
+        }
+        sink.send(next);
+        position = next.version();
+        lastSentNanos = System.nanoTime();
+        blockedSinceNanos = 0;
+        progressDue = false;
+      }
+      if (!closed && !sink.ready() && position < hub.head() && blockedSinceNanos == 0) {
+        blockedSinceNanos = System.nanoTime();
+      }
+      if (progressDue && !closed && sink.ready() && position >= hub.head()) {
+        progressDue = false;
+        sink.progress(position);
+        lastSentNanos = System.nanoTime();
+      }
+    } catch (ControlPlaneException e) {
+      close(e);
+    } catch (RuntimeException e) {
+      hub.logFailure(e);
+      close(ControlPlaneException.unavailable("the watch failed on the server; resume from your version", e));
+    } finally {
+      scheduled.set(false);
+    }
+    if (!closed && sink.ready() && (position < hub.head() || progressDue)) {
+      wake();
+    }
+  }
+
+  /** The update after {@link #position}, or null when the watcher is at the head. */
+  private MetadataUpdate next() {
+    long wanted = position + 1;
+    if (wanted > hub.head()) {
+      return null;
+    }
+    while (!fetched.isEmpty() && fetched.peekFirst().version() < wanted) {
+      fetched.pollFirst();
+    }
+    if (!fetched.isEmpty()) {
+      return fetched.pollFirst();
+    }
+    MetadataUpdate inWindow = hub.fromWindow(wanted);
+    if (inWindow != null) {
+      return inWindow;
+    }
+    List<MetadataUpdate> batch = hub.readFromLog(position, CATCH_UP_BATCH);
+    if (batch.isEmpty() || batch.get(0).version() != wanted) {
+      throw new ControlPlaneException(
+          ErrorCode.OUT_OF_RANGE,
+          "version " + position + " is older than the retained history; take a new snapshot");
+    }
+    fetched.addAll(batch);
+    return fetched.pollFirst();
+  }
+}
