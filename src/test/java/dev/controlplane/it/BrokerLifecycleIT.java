@@ -1,0 +1,168 @@
+package dev.controlplane.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.controlplane.it.support.Grpc;
+import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
+import dev.controlplane.it.support.WatchCollector;
+import dev.controlplane.proto.v1.BrokerCapacity;
+import dev.controlplane.proto.v1.BrokerStatus;
+import dev.controlplane.proto.v1.GetSnapshotRequest;
+import dev.controlplane.proto.v1.HealthStatus;
+import dev.controlplane.proto.v1.MetadataUpdate;
+import dev.controlplane.proto.v1.RegisterBrokerRequest;
+import dev.controlplane.proto.v1.ReportHealthRequest;
+import dev.controlplane.proto.v1.ShardRole;
+import dev.controlplane.proto.v1.ShardStatus;
+import dev.controlplane.proto.v1.UpdateType;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** RegisterBroker, ReportHealth and failure detection. */
+class BrokerLifecycleIT {
+
+  @BeforeAll
+  static void server() throws Exception {
+    SharedServer.ensureStarted();
+  }
+
+  private static RegisterBrokerRequest registration(String id) {
+    return RegisterBrokerRequest.newBuilder()
+        .setBrokerId(id)
+        .setAddress("10.0.0.7:7000")
+        .setCapacity(BrokerCapacity.newBuilder().setMaxShards(500).setMaxConnections(10000))
+        .putMetadata("region", "eu-west")
+        .putMetadata("availability_zone", "eu-west-1a")
+        .build();
+  }
+
+  private static ReportHealthRequest heartbeat(String id) {
+    return ReportHealthRequest.newBuilder()
+        .setBrokerId(id)
+        .setStatus(HealthStatus.newBuilder().setHealthy(true).setUptimeSeconds(12))
+        .addShardStatus(
+            ShardStatus.newBuilder()
+                .setTenantId("acme")
+                .setNamespace("ns")
+                .setStream("orders")
+                .setShardId(3)
+                .setRole(ShardRole.SHARD_ROLE_LEADER)
+                .setActiveSubscribers(2))
+        .build();
+  }
+
+  @Test
+  void registrationCreatesTheBrokerWithRegionZoneAndCapacity() {
+    try (Grpc grpc = Grpc.shared()) {
+      var response = grpc.brokers().registerBroker(registration("reg-1"));
+      assertThat(response.getBroker().getRegion()).isEqualTo("eu-west");
+      assertThat(response.getBroker().getAvailabilityZone()).isEqualTo("eu-west-1a");
+      assertThat(response.getBroker().getCapacity().getMaxShards()).isEqualTo(500);
+      assertThat(response.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
+      assertThat(response.getHeartbeatIntervalMs()).isEqualTo((int) SharedServer.HEARTBEAT.toMillis());
+      var http = Http.shared().get("/v1/brokers/reg-1");
+      assertThat(http.status()).isEqualTo(200);
+      assertThat(http.json().path("spec").path("address").asText()).isEqualTo("10.0.0.7:7000");
+      assertThat(http.version()).isEqualTo(response.getBroker().getVersion());
+
+      long version = response.getMetadataVersion();
+      var again = grpc.brokers().registerBroker(registration("reg-1"));
+      assertThat(again.getBroker().getVersion()).as("an identical registration changes nothing").isEqualTo(version);
+    }
+  }
+
+  @Test
+  void aSilentBrokerIsMarkedDownAfterThreeMissedHeartbeatsAndActiveWhenItReportsAgain() throws Exception {
+    try (Grpc grpc = Grpc.shared()) {
+      long from = TestDatabase.headVersion();
+      try (WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
+        grpc.brokers().registerBroker(registration("hb-1"));
+        for (int i = 0; i < 4; i++) {
+          var reply = grpc.brokers().reportHealth(heartbeat("hb-1"));
+          assertThat(reply.getBrokerStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
+          Thread.sleep(SharedServer.HEARTBEAT.toMillis() / 2);
+        }
+        long silentSince = System.nanoTime();
+        MetadataUpdate down = awaitBrokerStatus(watch, "hb-1", BrokerStatus.BROKER_STATUS_DOWN, Duration.ofSeconds(15));
+        double silentSeconds = (System.nanoTime() - silentSince) / 1e9;
+        assertThat(down.getType()).isEqualTo(UpdateType.UPDATE);
+        assertThat(silentSeconds).as("not before 3 missed heartbeats").isGreaterThanOrEqualTo(2.5);
+
+        var back = grpc.brokers().reportHealth(heartbeat("hb-1"));
+        assertThat(back.getBrokerStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
+        MetadataUpdate up = awaitBrokerStatus(watch, "hb-1", BrokerStatus.BROKER_STATUS_ACTIVE, Duration.ofSeconds(5), down.getVersion());
+        assertThat(up.getVersion()).isGreaterThan(down.getVersion());
+      }
+    }
+  }
+
+  private static MetadataUpdate awaitBrokerStatus(
+      WatchCollector watch, String broker, BrokerStatus status, Duration timeout) throws InterruptedException {
+    return awaitBrokerStatus(watch, broker, status, timeout, 0);
+  }
+
+  private static MetadataUpdate awaitBrokerStatus(
+      WatchCollector watch, String broker, BrokerStatus status, Duration timeout, long after) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      for (MetadataUpdate u : watch.updates()) {
+        if (u.getVersion() > after && u.hasBroker() && u.getBroker().getName().equals(broker) && u.getBroker().getStatus() == status) {
+          return u;
+        }
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no update made broker " + broker + " " + status + " within " + timeout);
+  }
+
+  @Test
+  void brokerRpcsAreRefusedWithoutTheBrokerCredential() {
+    try (Grpc none = new Grpc(SharedServer.grpcPort(), null); Grpc wrong = new Grpc(SharedServer.grpcPort(), "guess")) {
+      for (Grpc client : new Grpc[] {none, wrong}) {
+        assertUnauthenticated(() -> client.brokers().registerBroker(registration("intruder")));
+        assertUnauthenticated(() -> client.brokers().reportHealth(heartbeat("intruder")));
+        assertUnauthenticated(() -> client.metadata().getSnapshot(GetSnapshotRequest.getDefaultInstance()).hasNext());
+      }
+    }
+    assertThat(Http.shared().get("/v1/brokers/intruder").status()).isEqualTo(404);
+  }
+
+  private static void assertUnauthenticated(Runnable call) {
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+  }
+
+  @Test
+  void invalidRegistrationsAreRefusedWithInvalidArgumentAndWriteNothing() throws Exception {
+    long before = TestDatabase.headVersion();
+    try (Grpc grpc = Grpc.shared()) {
+      for (var bad :
+          new RegisterBrokerRequest[] {
+            registration("Bad_Name"),
+            registration("").toBuilder().build(),
+            registration("ok-name").toBuilder().setAddress("no-port").build(),
+            registration("x".repeat(64)),
+          }) {
+        assertThatThrownBy(() -> grpc.brokers().registerBroker(bad))
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
+      }
+      assertThatThrownBy(() -> grpc.brokers().reportHealth(heartbeat("never-registered")))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class, e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+    }
+    // Other tests' brokers may change meanwhile (failure detection); none of these may appear.
+    assertThat(TestDatabase.logRows(before))
+        .noneMatch(r -> r.key().equals("ok-name") || r.key().equalsIgnoreCase("bad_name") || r.key().startsWith("xxxx"));
+    assertThat(Http.shared().get("/v1/brokers/ok-name").status()).isEqualTo(404);
+  }
+}

@@ -1,0 +1,119 @@
+package dev.controlplane.it.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A small HTTP client for the control plane's API. */
+public final class Http {
+
+  public static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+
+  private final int port;
+  private final String token;
+
+  public Http(int port, String token) {
+    this.port = port;
+    this.token = token;
+  }
+
+  public static Http shared() {
+    return new Http(SharedServer.httpPort(), SharedServer.OPERATOR_TOKEN);
+  }
+
+  /** A response: status, content type, body (parsed when it is JSON). */
+  public record Reply(int status, String contentType, String body, HttpResponse<String> raw) {
+    public JsonNode json() {
+      try {
+        return JSON.readTree(body);
+      } catch (IOException e) {
+        throw new AssertionError("not JSON: " + body, e);
+      }
+    }
+
+    public long version() {
+      return json().path("metadata").path("version").asLong();
+    }
+  }
+
+  public Reply get(String path) {
+    return send(request(path).GET().header("Accept", "application/json"));
+  }
+
+  public Reply get(String path, String accept) {
+    return send(request(path).GET().header("Accept", accept));
+  }
+
+  public Reply put(String path, String body) {
+    return put(path, body, "application/json");
+  }
+
+  public Reply put(String path, String body, String contentType) {
+    return send(request(path).PUT(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", contentType));
+  }
+
+  public Reply delete(String path) {
+    return send(request(path).DELETE());
+  }
+
+  public HttpRequest.Builder request(String path) {
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30));
+    if (token != null) {
+      builder.header("Authorization", "Bearer " + token);
+    }
+    return builder;
+  }
+
+  public Reply send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Reply(
+          response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(), response);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static String tenant(String name, String description) {
+    return "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Tenant\",\"metadata\":{\"name\":\""
+        + name
+        + "\"},\"spec\":{\"description\":\""
+        + description
+        + "\"}}";
+  }
+
+  public static String namespace(String tenant, String name, String description) {
+    return "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+        + name
+        + "\",\"tenant\":\""
+        + tenant
+        + "\"},\"spec\":{\"description\":\""
+        + description
+        + "\"}}";
+  }
+
+  public static String stream(String tenant, String namespace, String name, int shards, int replicationFactor) {
+    return "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Stream\",\"metadata\":{\"name\":\""
+        + name
+        + "\",\"namespace\":\""
+        + namespace
+        + "\",\"tenant\":\""
+        + tenant
+        + "\"},\"spec\":{\"shards\":"
+        + shards
+        + ",\"replication_factor\":"
+        + replicationFactor
+        + ",\"retention\":{\"time\":\"7d\",\"size\":\"10GB\"}}}";
+  }
+}

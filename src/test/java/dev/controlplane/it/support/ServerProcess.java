@@ -1,0 +1,136 @@
+package dev.controlplane.it.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A control plane node as a real separate JVM: the packaged Liberty runnable JAR, configured only
+ * through environment variables, bound to 127.0.0.1. Its console goes to target/it-logs/NAME.log.
+ */
+public final class ServerProcess implements AutoCloseable {
+
+  private final String name;
+  private final Map<String, String> env;
+  private final Path log;
+  private Process process;
+
+  public ServerProcess(String name, Map<String, String> env) {
+    this.name = name;
+    this.env = new HashMap<>(env);
+    this.log = Path.of("target", "it-logs", name + ".log");
+  }
+
+  public static String jar() {
+    String jar = System.getProperty("controlplane.jar", "target/controlplane.jar");
+    if (!new File(jar).isFile()) {
+      throw new IllegalStateException(jar + " does not exist: run mvn package first");
+    }
+    return jar;
+  }
+
+  public ServerProcess start() throws IOException {
+    Files.createDirectories(log.getParent());
+    Path extract = Files.createTempDirectory("cp-" + name + "-");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-jar",
+                jar())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().put("WLP_JAR_EXTRACT_DIR", extract.toString());
+    builder.environment().putAll(env);
+    process = builder.start();
+    return this;
+  }
+
+  /** Waits until /health/ready says UP; fails with the log's tail when the process dies first. */
+  public ServerProcess awaitReady(Duration timeout) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    Instant deadline = Instant.now().plus(timeout);
+    URI ready = URI.create("http://127.0.0.1:" + env.get("SERVICE_CONTROLPLANE_HTTP_PORT") + "/health/ready");
+    while (Instant.now().isBefore(deadline)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + tail());
+      }
+      try {
+        var response =
+            http.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 200) {
+          return this;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      Thread.sleep(250);
+    }
+    throw new IllegalStateException(name + " not ready after " + timeout + ":\n" + tail());
+  }
+
+  public boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  /** Waits for the process to exit by itself and returns its exit code. */
+  public int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException(name + " still running after " + timeout);
+    }
+    return process.exitValue();
+  }
+
+  public String tail() {
+    try {
+      var lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  public String logText() throws IOException {
+    return Files.readString(log);
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public void kill() {
+    if (process != null) {
+      process.destroyForcibly();
+      try {
+        process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (process == null || !process.isAlive()) {
+      return;
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package dev.controlplane.it.support;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One control plane node shared by the integration tests of a run, started on first use against a
+ * freshly emptied test database and stopped when the test JVM exits. Tests must not depend on
+ * each other's data: each works in tenants and brokers of its own.
+ */
+public final class SharedServer {
+
+  public static final String BROKER_TOKEN = "it-broker-secret";
+  public static final String OPERATOR_TOKEN = "it-operator-secret";
+  /** Heartbeat interval of the shared server: a broker is down after 3 s of silence. */
+  public static final Duration HEARTBEAT = Duration.ofSeconds(1);
+  /** Versions the shared server keeps at least (retention period 0). */
+  public static final long RETAINED_VERSIONS = 3000;
+  public static final Duration STALL_TIMEOUT = Duration.ofSeconds(2);
+  public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(1);
+
+  private static ServerProcess server;
+  private static int httpPort;
+  private static int grpcPort;
+
+  private SharedServer() {}
+
+  public static synchronized void ensureStarted() throws Exception {
+    if (server != null) {
+      return;
+    }
+    TestDatabase.reset(TestDatabase.url());
+    httpPort = Ports.free();
+    grpcPort = Ports.free();
+    Map<String, String> env = baseEnvironment(httpPort, grpcPort, TestDatabase.url());
+    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
+    server = new ServerProcess("shared", env).start();
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+    server.awaitReady(Duration.ofSeconds(120));
+  }
+
+  /** The settings every test server shares; callers add or override. */
+  public static Map<String, String> baseEnvironment(int http, int grpc, String dbUrl) {
+    Map<String, String> env = new HashMap<>();
+    env.put("SERVICE_CONTROLPLANE_HTTP_PORT", Integer.toString(http));
+    env.put("SERVICE_CONTROLPLANE_GRPC_PORT", Integer.toString(grpc));
+    env.put("SERVICE_CONTROLPLANE_BIND_HOST", "127.0.0.1");
+    env.put("SERVICE_CONTROLPLANE_DB_URL", dbUrl);
+    env.put("SERVICE_CONTROLPLANE_DB_USER", TestDatabase.USER);
+    env.put("SERVICE_CONTROLPLANE_DB_PASSWORD", TestDatabase.PASSWORD);
+    env.put("SERVICE_CONTROLPLANE_BROKER_TOKEN", BROKER_TOKEN);
+    env.put("SERVICE_CONTROLPLANE_OPERATOR_TOKEN", OPERATOR_TOKEN);
+    env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", HEARTBEAT.toMillis() + "ms");
+    env.put("SERVICE_CONTROLPLANE_RETENTION_PERIOD", "0s");
+    env.put("SERVICE_CONTROLPLANE_RETENTION_MIN_VERSIONS", Long.toString(RETAINED_VERSIONS));
+    env.put("SERVICE_CONTROLPLANE_RETENTION_CHECK_INTERVAL", "1s");
+    env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", STALL_TIMEOUT.toMillis() + "ms");
+    env.put("SERVICE_CONTROLPLANE_WATCH_PROGRESS_INTERVAL", PROGRESS_INTERVAL.toMillis() + "ms");
+    return env;
+  }
+
+  public static int httpPort() {
+    return httpPort;
+  }
+
+  public static int grpcPort() {
+    return grpcPort;
+  }
+
+  public static ServerProcess process() {
+    return server;
+  }
+}

@@ -1,0 +1,104 @@
+package dev.controlplane.it.support;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Direct access to the test database, to check what the server stored. */
+public final class TestDatabase {
+
+  public static final String USER = "controlplane";
+  public static final String PASSWORD = "controlplane";
+
+  private TestDatabase() {}
+
+  public static String url() {
+    return System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:5432/controlplane_it");
+  }
+
+  public static String url(String database) {
+    return url().replaceAll("/[^/]+$", "/" + database);
+  }
+
+  public static Connection connect() throws SQLException {
+    return DriverManager.getConnection(url(), USER, PASSWORD);
+  }
+
+  /** Drops every table so the server under test starts from an empty schema. */
+  public static void reset(String jdbcUrl) throws SQLException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl, USER, PASSWORD);
+        Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS public CASCADE");
+      s.execute("CREATE SCHEMA public");
+    }
+  }
+
+  /** A row of metadata_updates. */
+  public record LogRow(long version, String type, String kind, String key) {}
+
+  public static List<LogRow> logRows(long afterVersion) throws SQLException {
+    try (Connection c = connect();
+        var ps =
+            c.prepareStatement(
+                "SELECT version, update_type, kind, resource_key FROM metadata_updates WHERE version > ? ORDER BY version")) {
+      ps.setLong(1, afterVersion);
+      List<LogRow> rows = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(new LogRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+        }
+      }
+      return rows;
+    }
+  }
+
+  /** broker_load as the server keeps it, without brokers at zero. */
+  public static java.util.Map<String, List<Long>> brokerLoadTable() throws SQLException {
+    return loads("SELECT broker, replicas, leaders FROM broker_load WHERE replicas > 0 OR leaders > 0");
+  }
+
+  /** The same counts recomputed from every placement. */
+  public static java.util.Map<String, List<Long>> brokerLoadRecount() throws SQLException {
+    return loads(
+        "SELECT r.name, count(*), count(*) FILTER (WHERE r.name = e->>'leader')"
+            + " FROM shard_placements p, jsonb_array_elements(p.placements) e,"
+            + " jsonb_array_elements_text(e->'replicas') r(name) GROUP BY r.name");
+  }
+
+  private static java.util.Map<String, List<Long>> loads(String sql) throws SQLException {
+    java.util.Map<String, List<Long>> out = new java.util.TreeMap<>();
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        out.put(rs.getString(1), List.of(rs.getLong(2), rs.getLong(3)));
+      }
+    }
+    return out;
+  }
+
+  public static long headVersion() throws SQLException {
+    return queryLong("SELECT metadata_version FROM cluster_state WHERE id = 1");
+  }
+
+  public static long retainedFrom() throws SQLException {
+    return queryLong("SELECT retained_from FROM cluster_state WHERE id = 1");
+  }
+
+  public static long queryLong(String sql) throws SQLException {
+    return queryLong(url(), sql);
+  }
+
+  public static long queryLong(String jdbcUrl, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl, USER, PASSWORD);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+}
