@@ -142,7 +142,9 @@ public final class SpineBenchmark {
 
                 @Override
                 public void onError(Throwable t) {
-                  System.out.println("watch failed: " + t);
+                  if (count < expected) {
+                    System.out.println("watch failed before receiving every update: " + t);
+                  }
                   done.countDown();
                 }
 

@@ -14,7 +14,7 @@ class SchemaValidationIT {
 
   @Test
   void aNodeRefusesToStartOnADatabaseWithoutTheSchemaAndSaysWhy() throws Exception {
-    String emptyDb = TestDatabase.url("controlplane_it_empty");
+    String emptyDb = TestDatabase.url(TestDatabase.name() + "_empty");
     TestDatabase.reset(emptyDb);
     var env = SharedServer.baseEnvironment(Ports.free(), Ports.free(), emptyDb);
     env.remove("SERVICE_CONTROLPLANE_DB_MIGRATE");

@@ -23,6 +23,7 @@ public final class ServerProcess implements AutoCloseable {
   private final Map<String, String> env;
   private final Path log;
   private Process process;
+  private Path extractDir;
 
   public ServerProcess(String name, Map<String, String> env) {
     this.name = name;
@@ -41,6 +42,7 @@ public final class ServerProcess implements AutoCloseable {
   public ServerProcess start() throws IOException {
     Files.createDirectories(log.getParent());
     Path extract = Files.createTempDirectory("cp-" + name + "-");
+    extractDir = extract;
     ProcessBuilder builder =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -107,6 +109,7 @@ public final class ServerProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** SIGKILL, as a crash would. The extracted files stay, so the node can be started again. */
   public void kill() {
     if (process != null) {
       process.destroyForcibly();
@@ -120,17 +123,29 @@ public final class ServerProcess implements AutoCloseable {
 
   @Override
   public void close() {
-    if (process == null || !process.isAlive()) {
+    if (process != null && process.isAlive()) {
+      process.destroy();
+      try {
+        if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        process.destroyForcibly();
+      }
+    }
+    deleteExtractDir();
+  }
+
+  /** The runnable JAR unpacks about 150 MB per process; remove it once the process is gone. */
+  private void deleteExtractDir() {
+    if (extractDir == null || (process != null && process.isAlive())) {
       return;
     }
-    process.destroy();
-    try {
-      if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
+    try (var paths = Files.walk(extractDir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException ignored) {
+      // Only temporary files; a leftover does no harm.
     }
   }
 }

@@ -21,7 +21,12 @@ public final class TestDatabase {
   }
 
   public static String url(String database) {
-    return url().replaceAll("/[^/]+$", "/" + database);
+    return url().replaceAll("/[^/?]+(\\?.*)?$", "/" + database);
+  }
+
+  /** The test database's name, so that a run's other databases can be named after it. */
+  public static String name() {
+    return url().replaceAll("^.*/([^/?]+)(\\?.*)?$", "$1");
   }
 
   public static Connection connect() throws SQLException {
