@@ -117,17 +117,27 @@ public class ChangeLog {
         .toList();
   }
 
-  /** The updates in {@code (after, upTo]}, newest first: what to undo to go back to {@code after}. */
+  /**
+   * Hands the updates in {@code (after, upTo]} to {@code consumer}, newest first: what to undo to go
+   * back to {@code after}. Streamed in batches, so going back 100,000 versions does not hold them all.
+   */
   @Transactional(Transactional.TxType.MANDATORY)
-  public List<MetadataUpdate> readNewestFirst(long after, long upTo) {
-    return em.createQuery(
-            "from MetadataUpdateEntity where version > :after and version <= :upTo order by version desc",
-            MetadataUpdateEntity.class)
-        .setParameter("after", after)
-        .setParameter("upTo", upTo)
-        .getResultStream()
-        .map(this::toUpdate)
-        .toList();
+  public void forEachNewestFirst(long after, long upTo, java.util.function.Consumer<MetadataUpdate> consumer) {
+    try (var rows =
+        em.createQuery(
+                "from MetadataUpdateEntity where version > :after and version <= :upTo order by version desc",
+                MetadataUpdateEntity.class)
+            .setParameter("after", after)
+            .setParameter("upTo", upTo)
+            .setHint("org.hibernate.fetchSize", 500)
+            .setHint("org.hibernate.readOnly", true)
+            .getResultStream()) {
+      rows.forEach(
+          row -> {
+            consumer.accept(toUpdate(row));
+            em.detach(row);
+          });
+    }
   }
 
   /**

@@ -1,7 +1,8 @@
 package dev.controlplane.metadata.model;
 
+import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
@@ -12,29 +13,12 @@ public record DurationValue(String text, long millis) {
 
   private static final Pattern FORMAT = Pattern.compile("^([0-9]{1,15})(ms|s|m|h|d|w)$");
 
+  private static final Map<String, Long> MILLIS =
+      Map.of("ms", 1L, "s", 1_000L, "m", 60_000L, "h", 3_600_000L, "d", 86_400_000L, "w", 604_800_000L);
+
   public static Optional<DurationValue> parse(String text) {
-    if (text == null) {
-      return Optional.empty();
-    }
-    Matcher m = FORMAT.matcher(text);
-    if (!m.matches()) {
-      return Optional.empty();
-    }
-    long amount = Long.parseLong(m.group(1));
-    long unit =
-        switch (m.group(2)) {
-          case "ms" -> 1L;
-          case "s" -> 1_000L;
-          case "m" -> 60_000L;
-          case "h" -> 3_600_000L;
-          case "d" -> 86_400_000L;
-          default -> 604_800_000L;
-        };
-    try {
-      return Optional.of(new DurationValue(text, Math.multiplyExact(amount, unit)));
-    } catch (ArithmeticException overflow) {
-      return Optional.empty();
-    }
+    OptionalLong millis = Quantity.parse(text, FORMAT, MILLIS);
+    return millis.isPresent() ? Optional.of(new DurationValue(text, millis.getAsLong())) : Optional.empty();
   }
 
   public static DurationValue of(String text) {

@@ -4,7 +4,6 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.LogBounds;
-import dev.controlplane.metadata.model.MetadataUpdate;
 import dev.controlplane.metadata.store.ResourceStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -36,9 +35,7 @@ public class SnapshotService {
       throw versionOutOfRange(target, bounds);
     }
     MetadataImage image = new MetadataImage(bounds.head(), store.all());
-    for (MetadataUpdate update : changeLog.readNewestFirst(target, bounds.head())) {
-      image.undo(update);
-    }
+    changeLog.forEachNewestFirst(target, bounds.head(), image::undo);
     em.clear();
     return image;
   }

@@ -3,7 +3,6 @@ package dev.controlplane.metadata.store;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.Namespace;
 import dev.controlplane.metadata.model.Resource;
-import dev.controlplane.metadata.model.ResourceId;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
@@ -49,19 +48,6 @@ public class ResourceStore {
 
   public Optional<Broker> broker(String name) {
     return Optional.ofNullable(em.find(BrokerEntity.class, name)).map(BrokerEntity::toResource);
-  }
-
-  /** Whether the current state holds this resource (a deleting stream no longer counts). */
-  public Optional<Resource> find(ResourceId id) {
-    String[] p = id.key().split("/");
-    return switch (id.kind()) {
-      case TENANT -> tenant(p[0]).map(Resource.class::cast);
-      case NAMESPACE -> namespace(p[0], p[1]).map(Resource.class::cast);
-      case STREAM ->
-          stream(new StreamRef(p[0], p[1], p[2])).filter(s -> s.state() == Stream.State.ACTIVE).map(Resource.class::cast);
-      case SHARD_PLACEMENT -> placement(new StreamRef(p[0], p[1], p[2])).map(Resource.class::cast);
-      case BROKER -> broker(p[0]).map(Resource.class::cast);
-    };
   }
 
   /** Inserts or replaces the row of this resource. */
