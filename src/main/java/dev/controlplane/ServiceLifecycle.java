@@ -45,6 +45,10 @@ public class ServiceLifecycle {
   @Inject RetentionTrimmer retention;
   @Inject StreamService streams;
   @Inject StartupState state;
+  @Inject dev.controlplane.metadata.StreamQueries streamQueries;
+  @Inject dev.controlplane.broker.rebalance.RebalanceService rebalancer;
+  @Inject dev.controlplane.broker.ShardLeadership shardLeadership;
+  @Inject dev.controlplane.metadata.codec.ResourceCodec codec;
 
   @Resource ManagedThreadFactory threads;
 
@@ -68,7 +72,8 @@ public class ServiceLifecycle {
       duties.every(failureDetector.checkPeriod(), "broker failure detection", failureDetector::check);
       duties.every(config.retentionCheckInterval(), "change-log retention", retention::trim);
       duties.every(Duration.ofMinutes(1), "stream purge", () -> streams.purgeExpired(100));
-      grpc = new GrpcServer(config, threads, snapshots, hub, brokers);
+      var admin = GrpcServer.admin(streams, streamQueries, rebalancer, shardLeadership, brokers, codec);
+      grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin);
       grpc.start();
       state.started();
       LOG.info("control plane node " + config.nodeId() + " started");

@@ -27,6 +27,7 @@ public class BrokerRegistry {
   @Inject ChangeLog changeLog;
   @Inject ResourceStore store;
   @Inject ResourceCodec codec;
+  @Inject ShardLeadership leadership;
 
   @PersistenceContext(unitName = "controlplane")
   EntityManager em;
@@ -79,7 +80,26 @@ public class BrokerRegistry {
       return false;
     }
     write.put(current.get().withStatus(Broker.Status.DOWN), current.get());
+    leadership.moveLeadershipsOff(write, brokerId);
     return true;
+  }
+
+  /** An operator drains a broker (no new shards; rebalancing empties it) or brings it back. */
+  @Transactional
+  public Registered setStatus(String brokerId, Broker.Status status) {
+    if (status == Broker.Status.DOWN) {
+      throw ControlPlaneException.validation("status", "must be draining or active; down is set by failure detection");
+    }
+    VersionedWrite write = changeLog.begin();
+    Broker current =
+        store.broker(brokerId).orElseThrow(() -> ControlPlaneException.notFound("broker " + brokerId + " does not exist"));
+    if (current.status() == Broker.Status.DOWN) {
+      throw new dev.controlplane.error.ControlPlaneException(
+          dev.controlplane.error.ErrorCode.FAILED_PRECONDITION,
+          "broker " + brokerId + " is down; it becomes active again by reporting health");
+    }
+    Broker stored = current.status() == status ? current : write.put(current.withStatus(status), current);
+    return new Registered(stored, write.version());
   }
 
   /** Brokers not marked down whose last heartbeat (or the grace start, if later) is too old. */

@@ -45,7 +45,8 @@ public final class GrpcServer {
       ManagedThreadFactory threads,
       SnapshotService snapshots,
       WatchHub hub,
-      BrokerRegistry brokers) {
+      BrokerRegistry brokers,
+      AdminServiceGrpc.AdminServiceImplBase admin) {
     // Plain daemon threads for the event loops: Liberty holds back managed threads created while
     // the application starts, and binding the port must happen during start.
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
@@ -62,9 +63,10 @@ public final class GrpcServer {
             .permitKeepAliveWithoutCalls(true)
             .maxInboundMessageSize(4 * 1024 * 1024)
             .intercept(new BrokerCredentialInterceptor(config.brokerToken(), guarded))
+            .intercept(new AdminCredentialInterceptor(config.operatorToken(), AdminServiceGrpc.SERVICE_NAME))
             .addService(new MetadataGrpcService(snapshots, hub, config.snapshotChunkBytes()))
             .addService(new BrokerGrpcService(brokers, config.heartbeatInterval()))
-            .addService(new AdminServiceGrpc.AdminServiceImplBase() {})
+            .addService(admin)
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
             .build();
@@ -78,6 +80,17 @@ public final class GrpcServer {
     }
     health.setStatus("", ServingStatus.SERVING);
     LOG.info("gRPC listening on " + server.getListenSockets());
+  }
+
+  /** The AdminService implementation, built from the domain services it calls. */
+  public static AdminServiceGrpc.AdminServiceImplBase admin(
+      dev.controlplane.metadata.StreamService streams,
+      dev.controlplane.metadata.StreamQueries queries,
+      dev.controlplane.broker.rebalance.RebalanceService rebalancer,
+      dev.controlplane.broker.ShardLeadership leadership,
+      BrokerRegistry brokers,
+      dev.controlplane.metadata.codec.ResourceCodec codec) {
+    return new AdminGrpcService(streams, queries, rebalancer, leadership, brokers, codec);
   }
 
   public int port() {

@@ -104,9 +104,10 @@ public class StreamResource {
       @PathParam("tenant") String tenant,
       @PathParam("namespace") String namespace,
       @PathParam("stream") String stream,
+      @QueryParam("force") boolean force,
       @Context HttpHeaders headers) {
     operator.require(headers);
-    return Documents.ok(codec, streams.deleteStream(ref(tenant, namespace, stream)), headers).build();
+    return Documents.ok(codec, streams.deleteStream(ref(tenant, namespace, stream), force), headers).build();
   }
 
   private static StreamRef ref(String tenant, String namespace, String stream) {

@@ -4,6 +4,7 @@ import dev.controlplane.broker.PlacementLoadQuery;
 import dev.controlplane.broker.PlacementPlanner;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.Applied.Outcome;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
@@ -30,28 +31,36 @@ public class StreamService {
   @Inject ResourceStore store;
   @Inject PlacementLoadQuery loadQuery;
   @Inject ControlPlaneConfig config;
+  @Inject StreamQuotas quotas;
+  @Inject dev.controlplane.broker.BrokerHealthQueries health;
 
+  /** Creates the stream and its placement; ALREADY_EXISTS when the name is taken (deleted ones included). */
+  @Transactional
+  public Stream createStream(Stream stream) {
+    VersionedWrite write = changeLog.begin();
+    requireNamespace(stream.ref());
+    if (store.stream(stream.ref()).isPresent()) {
+      throw new ControlPlaneException(ErrorCode.ALREADY_EXISTS, "stream " + stream.ref() + " already exists");
+    }
+    return create(write, stream);
+  }
+
+  /** Create-or-replace for the declarative API: creates like {@link #createStream}, or changes mutable settings. */
   @Transactional
   public Applied<Stream> applyStream(Stream stream, OptionalLong expectedVersion) {
     VersionedWrite write = changeLog.begin();
     StreamRef ref = stream.ref();
-    if (store.namespace(ref.tenant(), ref.namespace()).isEmpty()) {
-      throw ControlPlaneException.notFound("namespace " + ref.tenant() + "/" + ref.namespace() + " does not exist");
-    }
+    requireNamespace(ref);
     Optional<Stream> current = store.stream(ref);
     if (current.isPresent() && current.get().state() == Stream.State.DELETING) {
-      throw ControlPlaneException.conflict("stream " + ref + " is deleted and waiting for its purge");
+      throw ControlPlaneException.conflict("stream " + ref + " is deleted and waiting for its purge; restore it first");
     }
     Preconditions.checkExpectedVersion(expectedVersion, current);
-    Stream wanted = stream.withState(Stream.State.ACTIVE);
     if (current.isEmpty()) {
-      Stream created = write.put(wanted, null);
-      var load = loadQuery.loadOf(store.brokersWithStatus(Broker.Status.ACTIVE));
-      var shards = PlacementPlanner.placeShards(wanted.spec().shards(), wanted.spec().replicationFactor(), load);
-      write.put(new ShardPlacement(ref.tenant(), ref.namespace(), ref.stream(), shards, 0), null);
-      return new Applied<>(created, Outcome.CREATED);
+      return new Applied<>(create(write, stream), Outcome.CREATED);
     }
     Stream existing = current.get();
+    Stream wanted = stream.withState(Stream.State.ACTIVE);
     if (existing.spec().shards() != wanted.spec().shards()
         || existing.spec().replicationFactor() != wanted.spec().replicationFactor()) {
       throw ControlPlaneException.conflict(
@@ -63,19 +72,65 @@ public class StreamService {
     return new Applied<>(write.put(wanted, existing), Outcome.UPDATED);
   }
 
+  /**
+   * Publishes the DELETE of the stream and its placement at once; the row waits for the grace
+   * period. Refused while brokers report active subscribers, unless {@code force}.
+   */
   @Transactional
-  public Stream deleteStream(StreamRef ref) {
+  public Stream deleteStream(StreamRef ref, boolean force) {
     VersionedWrite write = changeLog.begin();
     Stream current =
         store
             .stream(ref)
             .filter(s -> s.state() == Stream.State.ACTIVE)
             .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
+    long subscribers = health.activeSubscribers(ref);
+    if (subscribers > 0 && !force) {
+      throw new ControlPlaneException(
+          ErrorCode.FAILED_PRECONDITION,
+          "stream " + ref + " has " + subscribers + " active subscriber(s); delete with force to proceed");
+    }
     store.placement(ref).ifPresent(write::delete);
     Stream deleted = write.deleteKeeping(current.withState(Stream.State.DELETING), current);
     Instant now = Instant.now();
     store.schedulePurge(ref, now, now.plus(config.streamDeleteGrace()));
     return deleted;
+  }
+
+  /** Brings back a stream still in its grace period, with a fresh placement (CREATE updates). */
+  @Transactional
+  public Stream restoreStream(StreamRef ref) {
+    VersionedWrite write = changeLog.begin();
+    Stream deleted =
+        store
+            .stream(ref)
+            .filter(s -> s.state() == Stream.State.DELETING)
+            .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " is not waiting for its purge"));
+    requireNamespace(ref);
+    quotas.checkRoomFor(ref);
+    Stream restored = write.put(deleted.withState(Stream.State.ACTIVE), null);
+    store.schedulePurge(ref, null, null);
+    write.put(newPlacement(restored), null);
+    return restored;
+  }
+
+  private Stream create(VersionedWrite write, Stream stream) {
+    quotas.checkRoomFor(stream.ref());
+    Stream created = write.put(stream.withState(Stream.State.ACTIVE), null);
+    write.put(newPlacement(created), null);
+    return created;
+  }
+
+  private ShardPlacement newPlacement(Stream stream) {
+    var load = loadQuery.loadOf(store.brokersWithStatus(Broker.Status.ACTIVE));
+    var shards = PlacementPlanner.placeShards(stream.spec().shards(), stream.spec().replicationFactor(), load);
+    return new ShardPlacement(stream.tenant(), stream.namespace(), stream.name(), shards, 0);
+  }
+
+  private void requireNamespace(StreamRef ref) {
+    if (store.namespace(ref.tenant(), ref.namespace()).isEmpty()) {
+      throw ControlPlaneException.notFound("namespace " + ref.tenant() + "/" + ref.namespace() + " does not exist");
+    }
   }
 
   /** Purges streams whose grace period is over; returns how many. */

@@ -133,6 +133,22 @@ public class ResourceStore {
         .toList();
   }
 
+  /** Active streams of a namespace whose name contains {@code filter}, after {@code after} by name. */
+  public List<Stream> streamsContaining(String tenant, String namespace, String filter, String after, int limit) {
+    return em.createQuery(
+            "from StreamEntity where tenant = :t and namespace = :n and state = 'active' and name > :after"
+                + " and locate(:filter, name) > 0 order by name",
+            StreamEntity.class)
+        .setParameter("t", tenant)
+        .setParameter("n", namespace)
+        .setParameter("after", after)
+        .setParameter("filter", filter)
+        .setMaxResults(limit)
+        .getResultStream()
+        .map(StreamEntity::toResource)
+        .toList();
+  }
+
   public List<ShardPlacement> placements(String tenant, String namespace, String after, int limit) {
     return em.createQuery(
             "from PlacementEntity where tenant = :t and namespace = :n and stream > :after order by stream",
@@ -177,6 +193,7 @@ public class ResourceStore {
 
   /** Marks when a deleted stream may be purged (not versioned: brokers already saw the DELETE). */
   public void schedulePurge(StreamRef ref, java.time.Instant deletedAt, java.time.Instant purgeAfter) {
+    // A restore clears both (nulls), so the stream is not purged after all.
     StreamEntity e = em.find(StreamEntity.class, streamKey(ref));
     e.deletedAt = deletedAt;
     e.purgeAfter = purgeAfter;
@@ -214,6 +231,44 @@ public class ResourceStore {
     return em.createQuery("select count(n) from NamespaceEntity n where n.tenant = :t", Long.class)
         .setParameter("t", tenant)
         .getSingleResult();
+  }
+
+  /** Active streams of a namespace, or of the whole tenant when {@code namespace} is null. */
+  public long countActiveStreams(String tenant, String namespace) {
+    String where = namespace == null ? "" : " and s.namespace = :n";
+    var query =
+        em.createQuery(
+                "select count(s) from StreamEntity s where s.tenant = :t and s.state = 'active'" + where, Long.class)
+            .setParameter("t", tenant);
+    if (namespace != null) {
+      query.setParameter("n", namespace);
+    }
+    return query.getSingleResult();
+  }
+
+  public List<Broker> allBrokers() {
+    return brokers("", Integer.MAX_VALUE);
+  }
+
+  public List<ShardPlacement> allPlacements() {
+    return em.createQuery("from PlacementEntity", PlacementEntity.class)
+        .getResultStream()
+        .map(ResourceStore::toPlacement)
+        .toList();
+  }
+
+  /** Placements in which {@code broker} leads at least one shard. */
+  public List<ShardPlacement> placementsLedBy(String broker) {
+    @SuppressWarnings("unchecked")
+    List<Object[]> keys =
+        em.createNativeQuery(
+                "SELECT tenant, namespace, stream FROM shard_placements"
+                    + " WHERE placements @> jsonb_build_array(jsonb_build_object('leader', cast(?1 AS text)))")
+            .setParameter(1, broker)
+            .getResultList();
+    return keys.stream()
+        .map(k -> placement(new StreamRef((String) k[0], (String) k[1], (String) k[2])).orElseThrow())
+        .toList();
   }
 
   public long countStreams(String tenant, String namespace) {

@@ -1,0 +1,82 @@
+package dev.controlplane.broker;
+
+import dev.controlplane.metadata.model.StreamRef;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What brokers report about streams in their heartbeats (broker_health.shard_status, as the
+ * protobuf JSON of ShardStatus: fields left at their default are absent). Reports of brokers marked
+ * down are ignored: they are stale.
+ */
+@ApplicationScoped
+@Transactional
+public class BrokerHealthQueries {
+
+  private static final String SHARDS =
+      " FROM broker_health h JOIN brokers b ON b.name = h.broker AND b.status <> 'down',"
+          + " jsonb_array_elements(h.shard_status) s"
+          + " WHERE s->>'tenant_id' = ?1 AND s->>'namespace' = ?2";
+
+  @PersistenceContext(unitName = "controlplane")
+  EntityManager em;
+
+  /** Aggregated over every shard of a stream, from the reports of live brokers. */
+  public record StreamMetrics(
+      long activeSubscribers, double publishRate, long storageBytes, int shardsReporting, int shardsInSync) {
+    public static final StreamMetrics NONE = new StreamMetrics(0, 0, 0, 0, 0);
+  }
+
+  public long activeSubscribers(StreamRef ref) {
+    Number n =
+        (Number)
+            em.createNativeQuery(
+                    "SELECT coalesce(sum(coalesce((s->>'active_subscribers')::bigint, 0)), 0)" + SHARDS + " AND s->>'stream' = ?3")
+                .setParameter(1, ref.tenant())
+                .setParameter(2, ref.namespace())
+                .setParameter(3, ref.stream())
+                .getSingleResult();
+    return n.longValue();
+  }
+
+  /** Metrics of the named streams of one namespace; streams nobody reports on are absent. */
+  public Map<String, StreamMetrics> metrics(String tenant, String namespace, List<String> streams) {
+    Map<String, StreamMetrics> out = new HashMap<>();
+    if (streams.isEmpty()) {
+      return out;
+    }
+    @SuppressWarnings("unchecked")
+    List<Object[]> rows =
+        em.createNativeQuery(
+                "SELECT stream, sum(subscribers), sum(rate), sum(bytes), count(*) FILTER (WHERE led),"
+                    + " count(*) FILTER (WHERE in_sync) FROM ("
+                    + " SELECT s->>'stream' AS stream, coalesce(s->>'shard_id', '0') AS shard,"
+                    + " sum(coalesce((s->>'active_subscribers')::bigint, 0)) AS subscribers,"
+                    + " sum(coalesce((s->>'publish_rate')::float8, 0)) FILTER (WHERE s->>'role' = 'SHARD_ROLE_LEADER') AS rate,"
+                    + " sum(coalesce((s->>'storage_bytes')::bigint, 0)) AS bytes,"
+                    + " bool_or(s->>'role' = 'SHARD_ROLE_LEADER') AS led,"
+                    + " bool_and(coalesce((s->>'in_sync')::boolean, false)) AS in_sync"
+                    + SHARDS
+                    + " AND s->>'stream' = ANY(cast(?3 AS text[])) GROUP BY 1, 2) per_shard GROUP BY stream")
+            .setParameter(1, tenant)
+            .setParameter(2, namespace)
+            .setParameter(3, "{" + String.join(",", streams) + "}")
+            .getResultList();
+    for (Object[] r : rows) {
+      out.put(
+          (String) r[0],
+          new StreamMetrics(
+              ((Number) r[1]).longValue(),
+              r[2] == null ? 0 : ((Number) r[2]).doubleValue(),
+              ((Number) r[3]).longValue(),
+              ((Number) r[4]).intValue(),
+              ((Number) r[5]).intValue()));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,190 @@
+package dev.controlplane.grpc;
+
+import dev.controlplane.broker.BrokerRegistry;
+import dev.controlplane.broker.ShardLeadership;
+import dev.controlplane.broker.rebalance.PlannedMove;
+import dev.controlplane.broker.rebalance.RebalanceService;
+import dev.controlplane.broker.rebalance.Strategy;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.StreamQueries;
+import dev.controlplane.metadata.StreamService;
+import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.model.Broker;
+import dev.controlplane.metadata.model.Names;
+import dev.controlplane.metadata.model.StreamRef;
+import dev.controlplane.proto.v1.*;
+import io.grpc.stub.StreamObserver;
+import java.util.function.Supplier;
+
+/** AdminService: stream and broker administration. Authorization is done by {@link AdminCredentialInterceptor}. */
+final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
+
+  private final StreamService streams;
+  private final StreamQueries queries;
+  private final RebalanceService rebalancer;
+  private final ShardLeadership leadership;
+  private final BrokerRegistry brokers;
+  private final ResourceCodec codec;
+
+  AdminGrpcService(
+      StreamService streams,
+      StreamQueries queries,
+      RebalanceService rebalancer,
+      ShardLeadership leadership,
+      BrokerRegistry brokers,
+      ResourceCodec codec) {
+    this.streams = streams;
+    this.queries = queries;
+    this.rebalancer = rebalancer;
+    this.leadership = leadership;
+    this.brokers = brokers;
+    this.codec = codec;
+  }
+
+  private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
+    try {
+      out.onNext(call.get());
+      out.onCompleted();
+    } catch (RuntimeException e) {
+      out.onError(GrpcStatus.of(e));
+    }
+  }
+
+  @Override
+  public void createStream(CreateStreamRequest r, StreamObserver<CreateStreamResponse> out) {
+    answer(out, () -> {
+      var created = streams.createStream(StreamSpecs.toStream(codec, r.getTenantId(), r.getNamespace(), r.getStream(), r.getSpec()));
+      return CreateStreamResponse.newBuilder().setStreamId(created.key()).setStatus(StreamStatus.STREAM_STATUS_ACTIVE).build();
+    });
+  }
+
+  @Override
+  public void deleteStream(DeleteStreamRequest r, StreamObserver<DeleteStreamResponse> out) {
+    answer(out, () -> {
+      var deleted = streams.deleteStream(ref(r.getTenantId(), r.getNamespace(), r.getStream()), r.getForce());
+      return DeleteStreamResponse.newBuilder()
+          .setStatus(StreamStatus.STREAM_STATUS_DELETING)
+          .setMetadataVersion(deleted.version())
+          .build();
+    });
+  }
+
+  @Override
+  public void restoreStream(RestoreStreamRequest r, StreamObserver<RestoreStreamResponse> out) {
+    answer(out, () -> {
+      var restored = streams.restoreStream(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
+      return RestoreStreamResponse.newBuilder()
+          .setStreamId(restored.key())
+          .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
+          .setMetadataVersion(restored.version())
+          .build();
+    });
+  }
+
+  @Override
+  public void listStreams(ListStreamsRequest r, StreamObserver<ListStreamsResponse> out) {
+    answer(out, () -> {
+      check("tenant_id", r.getTenantId());
+      check("namespace", r.getNamespace());
+      var page = queries.listStreams(r.getTenantId(), r.getNamespace(), r.getFilter(), r.getPageSize(), r.getPageToken());
+      var response = ListStreamsResponse.newBuilder().setNextPageToken(page.nextPageToken());
+      for (var info : page.streams()) {
+        var m = info.metrics();
+        response.addStreams(
+            StreamInfo.newBuilder()
+                .setName(info.stream().name())
+                .setSpec(ProtoMapper.spec(info.stream().spec()))
+                .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
+                .setMetrics(
+                    StreamMetrics.newBuilder()
+                        .setActiveSubscribers((int) Math.min(Integer.MAX_VALUE, m.activeSubscribers()))
+                        .setPublishRate(m.publishRate())
+                        .setStorageBytes(m.storageBytes())
+                        .setShardsReporting(m.shardsReporting())
+                        .setShardsInSync(m.shardsInSync())));
+      }
+      return response.build();
+    });
+  }
+
+  @Override
+  public void rebalanceShards(RebalanceShardsRequest r, StreamObserver<RebalanceShardsResponse> out) {
+    answer(out, () -> {
+      var scope = new RebalanceService.Scope(r.getTenantId(), r.getNamespace(), r.getStream());
+      Strategy strategy =
+          switch (r.getStrategy()) {
+            case BALANCED -> Strategy.BALANCED;
+            case MINIMIZE_MOVEMENT -> Strategy.MINIMIZE_MOVEMENT;
+            case LOCALITY_AWARE -> Strategy.LOCALITY_AWARE;
+            default -> throw ControlPlaneException.validation("strategy", "is not a known strategy");
+          };
+      var result = rebalancer.rebalance(scope, strategy, r.getDryRun());
+      MoveStatus moveStatus = result.applied() ? MoveStatus.MOVE_STATUS_APPLIED : MoveStatus.MOVE_STATUS_PLANNED;
+      var response =
+          RebalanceShardsResponse.newBuilder()
+              .setMovementCount((int) result.plan().replicaMoves())
+              .setMetadataVersion(result.metadataVersion())
+              .setStatus(
+                  result.plan().moves().isEmpty()
+                      ? RebalanceStatus.REBALANCE_STATUS_NOOP
+                      : result.applied() ? RebalanceStatus.REBALANCE_STATUS_APPLIED : RebalanceStatus.REBALANCE_STATUS_PLANNED);
+      for (PlannedMove m : result.plan().moves()) {
+        response.addMoves(
+            ShardMove.newBuilder()
+                .setStreamId(m.stream().key())
+                .setShardId(m.shardId())
+                .setFromBroker(m.from())
+                .setToBroker(m.to())
+                .setLeadership(m.leadership())
+                .setStatus(moveStatus));
+      }
+      return response.build();
+    });
+  }
+
+  @Override
+  public void transferShardLeadership(TransferShardLeadershipRequest r, StreamObserver<TransferShardLeadershipResponse> out) {
+    answer(out, () -> {
+      String[] parts = r.getStreamId().split("/", -1);
+      if (parts.length != 3) {
+        throw ControlPlaneException.validation("stream_id", "must be tenant/namespace/stream");
+      }
+      check("target_broker", r.getTargetBroker());
+      var transfer = leadership.transfer(ref(parts[0], parts[1], parts[2]), r.getShardId(), r.getTargetBroker());
+      return TransferShardLeadershipResponse.newBuilder()
+          .setPreviousLeader(transfer.previousLeader())
+          .setNewLeader(transfer.newLeader())
+          .setMetadataVersion(transfer.metadataVersion())
+          .build();
+    });
+  }
+
+  @Override
+  public void setBrokerStatus(SetBrokerStatusRequest r, StreamObserver<SetBrokerStatusResponse> out) {
+    answer(out, () -> {
+      check("broker_id", r.getBrokerId());
+      Broker.Status status =
+          switch (r.getStatus()) {
+            case BROKER_STATUS_DRAINING -> Broker.Status.DRAINING;
+            case BROKER_STATUS_ACTIVE -> Broker.Status.ACTIVE;
+            default -> throw ControlPlaneException.validation("status", "must be BROKER_STATUS_DRAINING or BROKER_STATUS_ACTIVE");
+          };
+      var registered = brokers.setStatus(r.getBrokerId(), status);
+      return SetBrokerStatusResponse.newBuilder()
+          .setBroker(ProtoMapper.broker(registered.broker()))
+          .setMetadataVersion(registered.metadataVersion())
+          .build();
+    });
+  }
+
+  private static StreamRef ref(String tenant, String namespace, String stream) {
+    return new StreamRef(check("tenant_id", tenant), check("namespace", namespace), check("stream", stream));
+  }
+
+  private static String check(String field, String value) {
+    if (!Names.isValid(value)) {
+      throw ControlPlaneException.validation(field, "must be " + Names.RULE);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,276 @@
+package dev.controlplane.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.controlplane.it.support.Grpc;
+import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.proto.v1.*;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** AdminService over real gRPC: streams, quotas, deletion safety, paging, leadership, rebalancing. */
+class AdminServiceIT {
+
+  private static final String[] BROKERS = {"adm-a", "adm-b", "adm-c", "adm-d"};
+  private static ScheduledExecutorService heartbeats;
+  private static Grpc grpc;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    SharedServer.ensureStarted();
+    grpc = Grpc.shared();
+    for (int i = 0; i < BROKERS.length; i++) {
+      register(BROKERS[i], "zone-" + (i % 2));
+    }
+    heartbeats = Executors.newSingleThreadScheduledExecutor();
+    heartbeats.scheduleAtFixedRate(() -> {
+      for (String b : BROKERS) {
+        try {
+          grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId(b).setStatus(HealthStatus.newBuilder().setHealthy(true)).build());
+        } catch (RuntimeException ignored) {
+          // A broker of a test that is being deleted or drained; the next beat goes on.
+        }
+      }
+    }, 0, 300, TimeUnit.MILLISECONDS);
+    Http http = Http.shared();
+    http.put("/v1/tenants/admin", Http.tenant("admin", "admin service"));
+    http.put("/v1/tenants/admin/namespaces/ns", Http.namespace("admin", "ns", ""));
+  }
+
+  @AfterAll
+  static void tearDown() {
+    heartbeats.shutdownNow();
+    grpc.close();
+  }
+
+  private static void register(String id, String zone) {
+    grpc.brokers().registerBroker(RegisterBrokerRequest.newBuilder().setBrokerId(id).setAddress("127.0.0.1:7000").putMetadata("availability_zone", zone).build());
+  }
+
+  private static AdminServiceGrpc.AdminServiceBlockingStub admin() {
+    return AdminServiceGrpc.newBlockingStub(new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN).channel());
+  }
+
+  private static CreateStreamRequest create(String ns, String name, int shards, int rf) {
+    return CreateStreamRequest.newBuilder().setTenantId("admin").setNamespace(ns).setStream(name)
+        .setSpec(StreamSpec.newBuilder().setShards(shards).setReplicationFactor(rf).setDurability(Durability.DURABILITY_DURABLE)
+            .setRetention(RetentionPolicy.newBuilder().setTime("1d")))
+        .build();
+  }
+
+  private static Status.Code codeOf(Runnable call) {
+    try {
+      call.run();
+      return Status.Code.OK;
+    } catch (StatusRuntimeException e) {
+      return e.getStatus().getCode();
+    }
+  }
+
+  private static List<Set<String>> replicaSets(String ns, String stream) {
+    var placement = Http.shared().get("/v1/tenants/admin/namespaces/" + ns + "/streams/" + stream + "/placement").json();
+    List<Set<String>> out = new ArrayList<>();
+    placement.path("spec").path("placements").forEach(shard -> {
+      Set<String> replicas = new HashSet<>();
+      shard.path("replicas").forEach(r -> replicas.add(r.asText()));
+      out.add(replicas);
+    });
+    return out;
+  }
+
+  @Test
+  void createStreamValidatesPlacesOnDistinctActiveBrokersAndRefusesDuplicates() {
+    var created = admin().createStream(create("ns", "orders", 8, 3));
+    assertThat(created.getStreamId()).isEqualTo("admin/ns/orders");
+    assertThat(created.getStatus()).isEqualTo(StreamStatus.STREAM_STATUS_ACTIVE);
+    assertThat(replicaSets("ns", "orders")).hasSize(8).allMatch(r -> r.size() == 3);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "orders", 8, 3)))).isEqualTo(Status.Code.ALREADY_EXISTS);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "zero", 0, 1)))).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "Bad_Name", 1, 1)))).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(codeOf(() -> admin().createStream(create("nope", "s", 1, 1)))).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "wide", 1, 16)))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    var unauthenticated = AdminServiceGrpc.newBlockingStub(new Grpc(SharedServer.grpcPort(), "wrong").channel());
+    assertThat(codeOf(() -> unauthenticated.createStream(create("ns", "x", 1, 1)))).isEqualTo(Status.Code.UNAUTHENTICATED);
+  }
+
+  @Test
+  void parallelCreatesNeverExceedTheNamespaceQuota() throws Exception {
+    Http.shared().put("/v1/tenants/admin/namespaces/quota",
+        "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"quota\",\"tenant\":\"admin\"},"
+            + "\"spec\":{\"quotas\":{\"max_streams\":5}}}");
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<Status.Code>> results = new ArrayList<>();
+    for (int i = 0; i < 24; i++) {
+      int n = i;
+      results.add(pool.submit(() -> codeOf(() -> admin().createStream(create("quota", "q" + n, 1, 1)))));
+    }
+    int ok = 0;
+    int exhausted = 0;
+    for (Future<Status.Code> f : results) {
+      Status.Code code = f.get();
+      ok += code == Status.Code.OK ? 1 : 0;
+      exhausted += code == Status.Code.RESOURCE_EXHAUSTED ? 1 : 0;
+    }
+    pool.shutdown();
+    assertThat(ok).isEqualTo(5);
+    assertThat(exhausted).isEqualTo(19);
+    var listed = admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("quota").build());
+    assertThat(listed.getStreamsList()).hasSize(5);
+  }
+
+  @Test
+  void deletionIsRefusedWhileSubscribersAreActiveUnlessForcedAndCanBeRestored() {
+    admin().createStream(create("ns", "busy", 2, 1));
+    grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId("adm-a")
+        .addShardStatus(ShardStatus.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy").setShardId(0)
+            .setRole(ShardRole.SHARD_ROLE_LEADER).setActiveSubscribers(3).setInSync(true).setPublishRate(10))
+        .build());
+    var delete = DeleteStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy");
+    // The scheduled heartbeats replace the report without subscribers within 300 ms: report again right before.
+    assertThat(codeOf(() -> {
+      grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId("adm-a")
+          .addShardStatus(ShardStatus.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy")
+              .setRole(ShardRole.SHARD_ROLE_LEADER).setActiveSubscribers(3)).build());
+      admin().deleteStream(delete.build());
+    })).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status()).isEqualTo(200);
+
+    var deleted = admin().deleteStream(delete.setForce(true).build());
+    assertThat(deleted.getStatus()).isEqualTo(StreamStatus.STREAM_STATUS_DELETING);
+    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status()).isEqualTo(404);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "busy", 2, 1)))).isEqualTo(Status.Code.ALREADY_EXISTS);
+
+    var restored = admin().restoreStream(RestoreStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy").build());
+    assertThat(restored.getStatus()).isEqualTo(StreamStatus.STREAM_STATUS_ACTIVE);
+    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status()).isEqualTo(200);
+    assertThat(replicaSets("ns", "busy")).hasSize(2);
+    assertThat(codeOf(() -> admin().restoreStream(RestoreStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy").build())))
+        .isEqualTo(Status.Code.NOT_FOUND);
+  }
+
+  @Test
+  void listStreamsPagesStablyWhileStreamsAreCreatedAndFilters() throws Exception {
+    Http.shared().put("/v1/tenants/admin/namespaces/paging", Http.namespace("admin", "paging", ""));
+    for (int i = 0; i < 30; i++) {
+      admin().createStream(create("paging", String.format("p%02d", i), 1, 1));
+    }
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    Future<?> more = writer.submit(() -> {
+      for (int i = 0; i < 20; i++) {
+        admin().createStream(create("paging", String.format("a%02d", i), 1, 1));
+      }
+    });
+    Set<String> seen = new HashSet<>();
+    String token = "";
+    do {
+      var page = admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("paging")
+          .setFilter("p").setPageSize(7).setPageToken(token).build());
+      page.getStreamsList().forEach(s -> assertThat(seen.add(s.getName())).as("repeated %s", s.getName()).isTrue());
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+    more.get();
+    writer.shutdown();
+    assertThat(seen).hasSize(30).allMatch(n -> n.startsWith("p"));
+    var all = admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("paging").setPageSize(5000).build());
+    assertThat(all.getStreamsCount()).isEqualTo(50);
+    assertThat(codeOf(() -> admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("paging")
+        .setFilter("a").setPageToken("bad-token!").build()))).isEqualTo(Status.Code.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void leadershipMovesOnlyToAnActiveReplica() {
+    admin().createStream(create("ns", "lead", 1, 2));
+    var shard = Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/lead/placement").json().path("spec").path("placements").get(0);
+    String leader = shard.path("leader").asText();
+    String other = null;
+    for (var r : shard.path("replicas")) {
+      if (!r.asText().equals(leader)) {
+        other = r.asText();
+      }
+    }
+    String target = other;
+    var moved = admin().transferShardLeadership(TransferShardLeadershipRequest.newBuilder().setStreamId("admin/ns/lead").setShardId(0).setTargetBroker(target).build());
+    assertThat(moved.getPreviousLeader()).isEqualTo(leader);
+    assertThat(moved.getNewLeader()).isEqualTo(target);
+    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/lead/placement").json().path("spec").path("placements").get(0).path("leader").asText())
+        .isEqualTo(target);
+    String outsider = List.of(BROKERS).stream().filter(b -> !shard.path("replicas").toString().contains("\"" + b + "\"")).findFirst().orElseThrow();
+    assertThat(codeOf(() -> admin().transferShardLeadership(TransferShardLeadershipRequest.newBuilder().setStreamId("admin/ns/lead").setShardId(0).setTargetBroker(outsider).build())))
+        .isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(codeOf(() -> admin().transferShardLeadership(TransferShardLeadershipRequest.newBuilder().setStreamId("admin/ns/lead").setShardId(9).setTargetBroker(target).build())))
+        .isEqualTo(Status.Code.NOT_FOUND);
+  }
+
+  @Test
+  void aDrainedBrokerIsEmptiedByRebalanceAndADryRunChangesNothing() {
+    Http.shared().put("/v1/tenants/admin/namespaces/drain", Http.namespace("admin", "drain", ""));
+    for (int i = 0; i < 6; i++) {
+      admin().createStream(create("drain", "d" + i, 4, 2));
+    }
+    admin().setBrokerStatus(SetBrokerStatusRequest.newBuilder().setBrokerId("adm-d").setStatus(BrokerStatus.BROKER_STATUS_DRAINING).build());
+    try {
+      var scope = RebalanceShardsRequest.newBuilder().setTenantId("admin").setNamespace("drain").setStrategy(RebalanceStrategy.MINIMIZE_MOVEMENT);
+      List<List<Set<String>>> before = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        before.add(replicaSets("drain", "d" + i));
+      }
+      boolean drainedHeldReplicas = before.stream().flatMap(List::stream).anyMatch(r -> r.contains("adm-d"));
+      var plan = admin().rebalanceShards(scope.setDryRun(true).build());
+      assertThat(plan.getStatus()).isIn(RebalanceStatus.REBALANCE_STATUS_PLANNED, RebalanceStatus.REBALANCE_STATUS_NOOP);
+      if (drainedHeldReplicas) {
+        assertThat(plan.getMovesList()).anyMatch(m -> m.getFromBroker().equals("adm-d") && !m.getLeadership());
+      }
+      for (int i = 0; i < 6; i++) {
+        assertThat(replicaSets("drain", "d" + i)).as("a dry run changes nothing").isEqualTo(before.get(i));
+      }
+      var applied = admin().rebalanceShards(scope.setDryRun(false).build());
+      assertThat(applied.getMovementCount()).isEqualTo(plan.getMovementCount());
+      for (int i = 0; i < 6; i++) {
+        assertThat(replicaSets("drain", "d" + i)).allMatch(r -> !r.contains("adm-d") && r.size() == 2);
+      }
+      admin().createStream(create("drain", "after", 8, 3));
+      assertThat(replicaSets("drain", "after")).as("a draining broker takes no new shards").allMatch(r -> !r.contains("adm-d"));
+    } finally {
+      admin().setBrokerStatus(SetBrokerStatusRequest.newBuilder().setBrokerId("adm-d").setStatus(BrokerStatus.BROKER_STATUS_ACTIVE).build());
+    }
+  }
+
+  @Test
+  void aBrokerThatGoesDownHandsItsLeadershipsToAnotherActiveReplica() throws Exception {
+    register("adm-lone", "zone-9");
+    Http.shared().put("/v1/tenants/admin/namespaces/failover", Http.namespace("admin", "failover", ""));
+    admin().createStream(create("failover", "f", 12, 2));
+    var before = Http.shared().get("/v1/tenants/admin/namespaces/failover/streams/f/placement").json().path("spec").path("placements");
+    boolean ledSome = false;
+    for (var s : before) {
+      ledSome |= s.path("leader").asText().equals("adm-lone");
+    }
+    // adm-lone is not in the heartbeat loop: it goes down after 3 missed heartbeats.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    boolean down = false;
+    while (!down && System.nanoTime() < deadline) {
+      down = Http.shared().get("/v1/brokers/adm-lone").json().path("spec").path("status").asText().equals("down");
+      Thread.sleep(200);
+    }
+    assertThat(down).isTrue();
+    var after = Http.shared().get("/v1/tenants/admin/namespaces/failover/streams/f/placement").json().path("spec").path("placements");
+    for (var s : after) {
+      assertThat(s.path("leader").asText()).isNotEqualTo("adm-lone");
+    }
+    assertThat(ledSome).as("the idle broker was given leaderships when the stream was created").isTrue();
+  }
+}
