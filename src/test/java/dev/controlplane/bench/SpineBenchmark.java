@@ -209,22 +209,27 @@ public final class SpineBenchmark {
         http.put("/v1/tenants/bench/namespaces/s" + n, Http.namespace("bench", "s" + n, "snapshot"));
       }
       ExecutorService pool = Executors.newFixedThreadPool(8);
+      var admin =
+          dev.controlplane.proto.v1.AdminServiceGrpc.newBlockingStub(
+              new Grpc(grpcPort, SharedServer.OPERATOR_TOKEN).channel());
       long t0 = System.nanoTime();
       List<Future<?>> futures = new ArrayList<>();
       for (int s = 0; s < STREAMS; s++) {
         int stream = s;
         futures.add(
             pool.submit(
-                () -> {
-                  String ns = "s" + (stream % namespaces);
-                  String name = "stream-" + stream;
-                  var reply = http.put(
-                      "/v1/tenants/bench/namespaces/" + ns + "/streams/" + name, Http.stream("bench", ns, name, SHARDS, 3));
-                  if (reply.status() != 201) {
-                    throw new IllegalStateException(reply.body());
-                  }
-                  return null;
-                }));
+                () ->
+                    admin.createStream(
+                        dev.controlplane.proto.v1.CreateStreamRequest.newBuilder()
+                            .setTenantId("bench")
+                            .setNamespace("s" + (stream % namespaces))
+                            .setStream("stream-" + stream)
+                            .setSpec(
+                                dev.controlplane.proto.v1.StreamSpec.newBuilder()
+                                    .setShards(SHARDS)
+                                    .setReplicationFactor(3)
+                                    .setRetention(dev.controlplane.proto.v1.RetentionPolicy.newBuilder().setTime("7d")))
+                            .build())));
       }
       for (Future<?> f : futures) {
         f.get();
@@ -232,7 +237,7 @@ public final class SpineBenchmark {
       pool.shutdown();
       double createSeconds = (System.nanoTime() - t0) / 1e9;
       System.out.printf(
-          "created %d streams x %d shards (RF 3) on %d brokers in %.1f s (%.0f streams/s over HTTP, 8 clients)%n",
+          "CreateStream: %d streams x %d shards (RF 3) on %d brokers in %.1f s = %.0f CreateStream/s (8 gRPC clients)%n",
           STREAMS, SHARDS, BROKERS, createSeconds, STREAMS / createSeconds);
 
       for (int round = 0; round < 3; round++) {
@@ -264,6 +269,50 @@ public final class SpineBenchmark {
       ClientImage past = ClientImage.snapshot(grpc.metadata(), head - 5000);
       System.out.printf(
           "snapshot at a past version (head - 5000, %d resources): %.0f ms%n", past.size(), (System.nanoTime() - start) / 1e6);
+      rebalances(grpc, admin);
+    }
+  }
+
+  /** RebalanceShards of the whole cluster, dry run, for each strategy: after adding 10 brokers, then after draining 5. */
+  private static void rebalances(Grpc grpc, dev.controlplane.proto.v1.AdminServiceGrpc.AdminServiceBlockingStub admin) {
+    for (int b = BROKERS; b < BROKERS + 10; b++) {
+      grpc.brokers()
+          .registerBroker(
+              RegisterBrokerRequest.newBuilder()
+                  .setBrokerId(String.format("broker-%03d", b))
+                  .setAddress("10.2.0." + b + ":7000")
+                  .putMetadata("region", "r" + (b % 2))
+                  .putMetadata("availability_zone", "z" + (b % 3))
+                  .build());
+    }
+    rebalanceRound(admin, "after adding 10 brokers");
+    for (int b = 0; b < 5; b++) {
+      admin.setBrokerStatus(
+          dev.controlplane.proto.v1.SetBrokerStatusRequest.newBuilder()
+              .setBrokerId(String.format("broker-%03d", b))
+              .setStatus(dev.controlplane.proto.v1.BrokerStatus.BROKER_STATUS_DRAINING)
+              .build());
+    }
+    rebalanceRound(admin, "after draining 5 brokers");
+  }
+
+  private static void rebalanceRound(dev.controlplane.proto.v1.AdminServiceGrpc.AdminServiceBlockingStub admin, String when) {
+    for (var strategy :
+        new dev.controlplane.proto.v1.RebalanceStrategy[] {
+          dev.controlplane.proto.v1.RebalanceStrategy.BALANCED,
+          dev.controlplane.proto.v1.RebalanceStrategy.MINIMIZE_MOVEMENT,
+          dev.controlplane.proto.v1.RebalanceStrategy.LOCALITY_AWARE
+        }) {
+      long start = System.nanoTime();
+      var plan =
+          admin
+              .withMaxInboundMessageSize(256 * 1024 * 1024)
+              .rebalanceShards(
+                  dev.controlplane.proto.v1.RebalanceShardsRequest.newBuilder().setStrategy(strategy).setDryRun(true).build());
+      long leadership = plan.getMovesList().stream().filter(m -> m.getLeadership()).count();
+      System.out.printf(
+          "RebalanceShards %s, %s (dry run, whole cluster): %d replica moves + %d leadership moves in %.0f ms%n",
+          strategy, when, plan.getMovementCount(), leadership, (System.nanoTime() - start) / 1e6);
     }
   }
 }

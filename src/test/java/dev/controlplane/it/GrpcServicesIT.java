@@ -75,13 +75,13 @@ class GrpcServicesIT {
   }
 
   @Test
-  void adminRpcsAnswerUnimplementedUntilTheirIssueLands() {
+  void adminRpcsRefuseTheBrokerCredential() {
     try (Grpc grpc = Grpc.shared()) {
       assertThatThrownBy(
               () -> AdminServiceGrpc.newBlockingStub(grpc.channel()).createStream(CreateStreamRequest.getDefaultInstance()))
           .isInstanceOfSatisfying(
               StatusRuntimeException.class,
-              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
     }
   }
 
