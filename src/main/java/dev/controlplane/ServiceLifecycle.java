@@ -71,7 +71,7 @@ public class ServiceLifecycle {
       duties = new LeaderDuties(leadership, threads);
       duties.every(failureDetector.checkPeriod(), "broker failure detection", failureDetector::check);
       duties.every(config.retentionCheckInterval(), "change-log retention", retention::trim);
-      duties.every(Duration.ofMinutes(1), "stream purge", () -> streams.purgeExpired(100));
+      duties.every(config.streamPurgeInterval(), "stream purge", () -> streams.purgeExpired(100));
       var admin = GrpcServer.admin(streams, streamQueries, rebalancer, shardLeadership, brokers, codec);
       grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin);
       grpc.start();

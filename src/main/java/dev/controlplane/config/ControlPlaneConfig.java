@@ -84,6 +84,10 @@ public class ControlPlaneConfig {
   String streamDeleteGrace;
 
   @Inject
+  @ConfigProperty(name = "service.controlplane.stream.purge.interval", defaultValue = "1m")
+  String streamPurgeInterval;
+
+  @Inject
   @ConfigProperty(name = "service.controlplane.http.max.body", defaultValue = "1048576")
   int httpMaxBody;
 
@@ -159,6 +163,10 @@ public class ControlPlaneConfig {
     return duration("service.controlplane.stream.delete.grace", streamDeleteGrace);
   }
 
+  public Duration streamPurgeInterval() {
+    return duration("service.controlplane.stream.purge.interval", streamPurgeInterval);
+  }
+
   public int httpMaxBody() {
     return httpMaxBody;
   }
@@ -176,6 +184,7 @@ public class ControlPlaneConfig {
     retentionPeriod();
     retentionCheckInterval();
     streamDeleteGrace();
+    streamPurgeInterval();
     if (watchWindow < 1 || httpMaxBody < 1 || snapshotChunkBytes < 1024 || retentionMinVersions < 1) {
       throw new IllegalArgumentException(
           "watch.window, http.max.body and retention.min.versions must be positive and snapshot.chunk.bytes at least 1024");

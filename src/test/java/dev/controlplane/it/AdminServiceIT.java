@@ -163,6 +163,23 @@ class AdminServiceIT {
   }
 
   @Test
+  void aDeletedStreamIsPurgedAfterItsGracePeriodAndItsNameFreed() throws Exception {
+    admin().createStream(create("ns", "short-lived", 1, 1));
+    var delete = DeleteStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("short-lived").build();
+    admin().deleteStream(delete);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "short-lived", 1, 1)))).isEqualTo(Status.Code.ALREADY_EXISTS);
+    long deadline = System.nanoTime() + SharedServer.DELETE_GRACE.plusSeconds(20).toNanos();
+    Status.Code code = Status.Code.ALREADY_EXISTS;
+    while (code == Status.Code.ALREADY_EXISTS && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      code = codeOf(() -> admin().createStream(create("ns", "short-lived", 1, 1)));
+    }
+    assertThat(code).as("the name is free once the purge ran").isEqualTo(Status.Code.OK);
+    assertThat(codeOf(() -> admin().restoreStream(RestoreStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("never-deleted").build())))
+        .isEqualTo(Status.Code.NOT_FOUND);
+  }
+
+  @Test
   void listStreamsPagesStablyWhileStreamsAreCreatedAndFilters() throws Exception {
     Http.shared().put("/v1/tenants/admin/namespaces/paging", Http.namespace("admin", "paging", ""));
     for (int i = 0; i < 30; i++) {

@@ -19,6 +19,8 @@ public final class SharedServer {
   public static final long RETAINED_VERSIONS = 3000;
   public static final Duration STALL_TIMEOUT = Duration.ofSeconds(2);
   public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(1);
+  /** Grace period of deleted streams on the shared server: long enough to restore, short enough to wait out. */
+  public static final Duration DELETE_GRACE = Duration.ofSeconds(6);
 
   private static ServerProcess server;
   private static int httpPort;
@@ -57,6 +59,8 @@ public final class SharedServer {
     env.put("SERVICE_CONTROLPLANE_RETENTION_CHECK_INTERVAL", "1s");
     env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", STALL_TIMEOUT.toMillis() + "ms");
     env.put("SERVICE_CONTROLPLANE_WATCH_PROGRESS_INTERVAL", PROGRESS_INTERVAL.toMillis() + "ms");
+    env.put("SERVICE_CONTROLPLANE_STREAM_DELETE_GRACE", DELETE_GRACE.toMillis() + "ms");
+    env.put("SERVICE_CONTROLPLANE_STREAM_PURGE_INTERVAL", "500ms");
     return env;
   }
 
