@@ -1,13 +1,17 @@
 package dev.controlplane;
 
+import dev.controlplane.auth.KeyRotation;
+import dev.controlplane.bootstrap.BootstrapService;
 import dev.controlplane.broker.BrokerRegistry;
 import dev.controlplane.broker.FailureDetector;
 import dev.controlplane.cluster.LeaderDuties;
 import dev.controlplane.cluster.SingleNodeLeadership;
 import dev.controlplane.cluster.SingleNodeStart;
+import dev.controlplane.config.AuthConfig;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.db.SchemaMigrations;
 import dev.controlplane.grpc.GrpcServer;
+import dev.controlplane.http.BootstrapListener;
 import dev.controlplane.metadata.StreamService;
 import dev.controlplane.metadata.log.RetentionTrimmer;
 import dev.controlplane.metadata.snapshot.SnapshotService;
@@ -45,6 +49,9 @@ public class ServiceLifecycle {
   @Inject RetentionTrimmer retention;
   @Inject StreamService streams;
   @Inject StartupState state;
+  @Inject AuthConfig authConfig;
+  @Inject KeyRotation keyRotation;
+  @Inject BootstrapService bootstrapService;
 
   @Resource ManagedThreadFactory threads;
 
@@ -54,10 +61,12 @@ public class ServiceLifecycle {
   private ChangeNotificationListener listener;
   private LeaderDuties duties;
   private GrpcServer grpc;
+  private BootstrapListener bootstrap;
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
     try {
       config.validate();
+      authConfig.validate();
       new SchemaMigrations(directDataSource).prepare(config.dbMigrate());
       state.schemaValid();
       singleNode.lead();
@@ -68,8 +77,10 @@ public class ServiceLifecycle {
       duties.every(failureDetector.checkPeriod(), "broker failure detection", failureDetector::check);
       duties.every(config.retentionCheckInterval(), "change-log retention", retention::trim);
       duties.every(Duration.ofMinutes(1), "stream purge", () -> streams.purgeExpired(100));
+      duties.every(authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
       grpc = new GrpcServer(config, threads, snapshots, hub, brokers);
       grpc.start();
+      startBootstrap();
       state.started();
       LOG.info("control plane node " + config.nodeId() + " started");
     } catch (RuntimeException e) {
@@ -79,7 +90,20 @@ public class ServiceLifecycle {
     }
   }
 
+  /** The bootstrap listener exists only when enabled: no socket at all otherwise. */
+  private void startBootstrap() {
+    if (authConfig.bootstrapEnabled()) {
+      bootstrap =
+          new BootstrapListener(
+              authConfig.bootstrapBindAddr().orElseThrow(), authConfig.bootstrapToken().orElseThrow(), bootstrapService, threads);
+      bootstrap.start();
+    }
+  }
+
   void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
+    if (bootstrap != null) {
+      bootstrap.stop();
+    }
     if (grpc != null) {
       grpc.stop();
     }
