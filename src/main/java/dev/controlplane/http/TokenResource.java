@@ -1,19 +1,13 @@
 package dev.controlplane.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.controlplane.auth.ServiceTokens;
-import dev.controlplane.auth.SigningKeys;
 import dev.controlplane.auth.TokenExchange;
 import dev.controlplane.auth.TokenRejected;
-import dev.controlplane.config.AuthConfig;
-import dev.controlplane.error.ControlPlaneException;
-import dev.controlplane.metadata.store.ResourceStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -22,18 +16,15 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
-/** The token exchange and the tenant's JWKS. */
-@Path("/v1/tenants/{tenant}")
+/** The token exchange. */
+@Path("/v1/tenants/{tenant}/token")
 @ApplicationScoped
 public class TokenResource {
 
   @Inject TokenExchange exchange;
-  @Inject SigningKeys keys;
-  @Inject ResourceStore store;
-  @Inject AuthConfig config;
 
   @POST
-  @Path("/token/exchange")
+  @Path("/exchange")
   @Consumes("application/json")
   @Produces("application/json")
   public Response exchange(@PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
@@ -53,21 +44,5 @@ public class TokenResource {
     reply.put("expires_in", issued.expiresIn());
     reply.put("token_type", "Bearer");
     return Response.ok(reply.toString()).header("Cache-Control", "no-store").build();
-  }
-
-  @GET
-  @Path("/.well-known/jwks.json")
-  @Produces("application/json")
-  public Response jwks(@PathParam("tenant") String tenant) {
-    PathNames.check("tenant", tenant);
-    store.tenant(tenant).orElseThrow(() -> ControlPlaneException.notFound("tenant " + tenant + " does not exist"));
-    ObjectNode reply = JsonBodies.JSON.createObjectNode();
-    ArrayNode list = reply.putArray("keys");
-    keys.published(tenant)
-        .forEach(
-            k -> list.addObject().put("kty", "OKP").put("kid", k.kid()).put("alg", "EdDSA").put("use", "sig").put("crv", "Ed25519").put("x", k.publicX()));
-    return Response.ok(reply.toString())
-        .header("Cache-Control", "public, max-age=" + config.jwksMaxAge().toSeconds())
-        .build();
   }
 }

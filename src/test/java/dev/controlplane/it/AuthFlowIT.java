@@ -221,7 +221,8 @@ class AuthFlowIT {
     ObjectNode badUrl = Auth.issuerRecord("idp-x", null).put("discovery_url", "ftp://example.com/x");
     assertThat(Auth.post(admin, "/v1/tenants/issuers/idp-issuers", badUrl).status()).isEqualTo(400);
     String encoded = URLEncoder.encode(OidcProvider.issuer("idp-extra"), StandardCharsets.UTF_8);
-    assertThat(admin(admin).delete("/v1/tenants/issuers/idp-issuers/" + encoded).status()).isEqualTo(204);
+    var deleted = admin(admin).delete("/v1/tenants/issuers/idp-issuers/" + encoded);
+    assertThat(deleted.status()).as(deleted.body()).isEqualTo(204);
     assertThat(admin(admin).delete("/v1/tenants/issuers/idp-issuers/" + encoded).status()).isEqualTo(404);
   }
 
@@ -249,6 +250,18 @@ class AuthFlowIT {
     assertThat(admin(old).get("/v1/tenants/rotate/rbac/policies").status()).as("the old key still verifies").isEqualTo(200);
     var keys = admin(old).get("/v1/tenants/rotate/signing-keys").json().path("keys").toString();
     assertThat(keys).contains("\"state\":\"passive\"").contains("\"state\":\"active\"").doesNotContain("\"d\"");
+  }
+
+  @Test
+  void theServedOpenApiDocumentIsTheRepositoryFile() throws Exception {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+    var file = mapper.readTree(new java.io.File("openapi/controlplane.yaml"));
+    var served = new Http(SharedServer.httpPort(), null).get("/openapi", "application/yaml");
+    assertThat(served.status()).isEqualTo(200);
+    var tree = mapper.readTree(served.body());
+    assertThat(tree.path("paths")).isEqualTo(file.path("paths"));
+    assertThat(tree.path("components")).isEqualTo(file.path("components"));
+    assertThat(tree.path("info").path("title")).isEqualTo(file.path("info").path("title"));
   }
 
   private static List<String> perms(Http.Reply reply) {
