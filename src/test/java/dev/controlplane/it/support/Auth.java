@@ -24,6 +24,10 @@ public final class Auth {
 
   /** An issuer record for provider issuer {@code id}, found through discovery. */
   public static ObjectNode issuerRecord(String id, String groupsClaim) {
+    // Creates the issuer's key in the provider now, not inside the server's 2 s fetch timeout.
+    OidcProvider.key(id);
+    warm(OidcProvider.discoveryUrl(id));
+    warm(OidcProvider.jwksUrl(id));
     ObjectNode issuer = Http.JSON.createObjectNode();
     issuer.put("issuer", OidcProvider.issuer(id));
     issuer.putArray("audiences").add(OidcProvider.AUDIENCE);
@@ -32,6 +36,15 @@ public final class Auth {
       issuer.putObject("claim_mappings").put("groups_claim", groupsClaim);
     }
     return issuer;
+  }
+
+  private static void warm(String url) {
+    try {
+      java.net.http.HttpClient.newHttpClient()
+          .send(HttpRequest.newBuilder(java.net.URI.create(url)).build(), java.net.http.HttpResponse.BodyHandlers.discarding());
+    } catch (Exception e) {
+      throw new IllegalStateException("the test OIDC provider does not answer " + url, e);
+    }
   }
 
   public static Http.Reply bootstrap(String tenant, List<ObjectNode> issuers, List<String> admins, String secret) {
