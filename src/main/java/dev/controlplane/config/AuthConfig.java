@@ -1,6 +1,5 @@
 package dev.controlplane.config;
 
-import dev.controlplane.metadata.model.DurationValue;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -110,31 +109,31 @@ public class AuthConfig {
   }
 
   public Duration clockSkew() {
-    return duration("service.controlplane.oidc.clock.skew", clockSkew);
+    return ControlPlaneConfig.duration("service.controlplane.oidc.clock.skew", clockSkew);
   }
 
   public Duration jwksCacheTtl() {
-    return duration("service.controlplane.oidc.jwks.cache.ttl", jwksCacheTtl);
+    return ControlPlaneConfig.duration("service.controlplane.oidc.jwks.cache.ttl", jwksCacheTtl);
   }
 
   public Duration jwksRefreshInterval() {
-    return duration("service.controlplane.oidc.jwks.refresh.interval", jwksRefreshInterval);
+    return ControlPlaneConfig.duration("service.controlplane.oidc.jwks.refresh.interval", jwksRefreshInterval);
   }
 
   public Duration tokenTtl() {
-    return duration("service.controlplane.token.ttl", tokenTtl);
+    return ControlPlaneConfig.duration("service.controlplane.token.ttl", tokenTtl);
   }
 
   public Duration jwksMaxAge() {
-    return duration("service.controlplane.jwks.max.age", jwksMaxAge);
+    return ControlPlaneConfig.duration("service.controlplane.jwks.max.age", jwksMaxAge);
   }
 
   public Duration keyRotationPeriod() {
-    return duration("service.controlplane.key.rotation.period", keyRotationPeriod);
+    return ControlPlaneConfig.duration("service.controlplane.key.rotation.period", keyRotationPeriod);
   }
 
   public Duration keyRotationCheckInterval() {
-    return duration("service.controlplane.key.rotation.check.interval", keyRotationCheckInterval);
+    return ControlPlaneConfig.duration("service.controlplane.key.rotation.check.interval", keyRotationCheckInterval);
   }
 
   public boolean bootstrapEnabled() {
@@ -190,12 +189,5 @@ public class AuthConfig {
           "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY must be 32 bytes (base64), got " + key.length);
     }
     return key;
-  }
-
-  private static Duration duration(String name, String text) {
-    return DurationValue.parse(text)
-        .map(DurationValue::toDuration)
-        .orElseThrow(
-            () -> new IllegalArgumentException(name + " = '" + text + "' is not " + DurationValue.GRAMMAR));
   }
 }

@@ -54,6 +54,7 @@ public class IssuerResource {
   /** The issuer is one percent-encoded path segment (an issuer URL contains '/'). */
   @DELETE
   @Path("/{issuer: .+}")
+  @Produces("*/*") // 204 without a body: any Accept will do (clients may ask for problem+json only)
   public Response delete(
       @PathParam("tenant") String tenant, @Encoded @PathParam("issuer") String encoded, @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));

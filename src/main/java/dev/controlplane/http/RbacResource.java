@@ -53,6 +53,7 @@ public class RbacResource {
 
   @DELETE
   @Path("/policies")
+  @Produces("*/*") // 204 without a body: any Accept will do (clients may ask for problem+json only)
   public Response removePolicy(
       @PathParam("tenant") String tenant,
       @QueryParam("subject") String subject,
@@ -87,6 +88,7 @@ public class RbacResource {
 
   @DELETE
   @Path("/groupings")
+  @Produces("*/*") // 204 without a body: any Accept will do (clients may ask for problem+json only)
   public Response removeGrouping(
       @PathParam("tenant") String tenant,
       @QueryParam("principal") String principal,
