@@ -1,13 +1,17 @@
 package dev.controlplane;
 
+import dev.controlplane.auth.KeyRotation;
+import dev.controlplane.bootstrap.BootstrapService;
 import dev.controlplane.broker.BrokerRegistry;
 import dev.controlplane.broker.FailureDetector;
 import dev.controlplane.cluster.LeaderDuties;
 import dev.controlplane.cluster.SingleNodeLeadership;
 import dev.controlplane.cluster.SingleNodeStart;
+import dev.controlplane.config.AuthConfig;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.db.SchemaMigrations;
 import dev.controlplane.grpc.GrpcServer;
+import dev.controlplane.http.BootstrapListener;
 import dev.controlplane.metadata.StreamService;
 import dev.controlplane.metadata.log.RetentionTrimmer;
 import dev.controlplane.metadata.snapshot.SnapshotService;
@@ -49,6 +53,10 @@ public class ServiceLifecycle {
   @Inject dev.controlplane.broker.rebalance.RebalanceService rebalancer;
   @Inject dev.controlplane.broker.ShardLeadership shardLeadership;
   @Inject dev.controlplane.metadata.codec.ResourceCodec codec;
+  @Inject dev.controlplane.auth.ServiceTokens serviceTokens;
+  @Inject AuthConfig authConfig;
+  @Inject KeyRotation keyRotation;
+  @Inject BootstrapService bootstrapService;
 
   @Resource ManagedThreadFactory threads;
 
@@ -58,10 +66,12 @@ public class ServiceLifecycle {
   private ChangeNotificationListener listener;
   private LeaderDuties duties;
   private GrpcServer grpc;
+  private BootstrapListener bootstrap;
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
     try {
       config.validate();
+      authConfig.validate();
       new SchemaMigrations(directDataSource).prepare(config.dbMigrate());
       state.schemaValid();
       singleNode.lead();
@@ -72,9 +82,11 @@ public class ServiceLifecycle {
       duties.every(failureDetector.checkPeriod(), "broker failure detection", failureDetector::check);
       duties.every(config.retentionCheckInterval(), "change-log retention", retention::trim);
       duties.every(config.streamPurgeInterval(), "stream purge", () -> streams.purgeExpired(100));
-      var admin = GrpcServer.admin(streams, streamQueries, rebalancer, shardLeadership, brokers, codec);
+      var admin = GrpcServer.admin(config, serviceTokens, streams, streamQueries, rebalancer, shardLeadership, brokers, codec);
+      duties.every(authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
       grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin);
       grpc.start();
+      startBootstrap();
       state.started();
       LOG.info("control plane node " + config.nodeId() + " started");
     } catch (RuntimeException e) {
@@ -84,7 +96,20 @@ public class ServiceLifecycle {
     }
   }
 
+  /** The bootstrap listener exists only when enabled: no socket at all otherwise. */
+  private void startBootstrap() {
+    if (authConfig.bootstrapEnabled()) {
+      bootstrap =
+          new BootstrapListener(
+              authConfig.bootstrapBindAddr().orElseThrow(), authConfig.bootstrapToken().orElseThrow(), bootstrapService, threads);
+      bootstrap.start();
+    }
+  }
+
   void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
+    if (bootstrap != null) {
+      bootstrap.stop();
+    }
     if (grpc != null) {
       grpc.stop();
     }

@@ -191,7 +191,8 @@ public class ControlPlaneConfig {
     }
   }
 
-  private static Duration duration(String name, String text) {
+  /** Parses a duration setting, naming the setting when it is malformed (shared with AuthConfig). */
+  static Duration duration(String name, String text) {
     return DurationValue.parse(text)
         .map(DurationValue::toDuration)
         .orElseThrow(

@@ -13,10 +13,12 @@ import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.Names;
 import dev.controlplane.metadata.model.StreamRef;
 import dev.controlplane.proto.v1.*;
+import dev.controlplane.rbac.Action;
+import dev.controlplane.rbac.RbacObject;
 import io.grpc.stub.StreamObserver;
 import java.util.function.Supplier;
 
-/** AdminService: stream and broker administration. Authorization is done by {@link AdminCredentialInterceptor}. */
+/** AdminService: stream and broker administration; each RPC names what it touches to {@link AdminAuthorizer}. */
 final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
 
   private final StreamService streams;
@@ -25,8 +27,10 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   private final ShardLeadership leadership;
   private final BrokerRegistry brokers;
   private final ResourceCodec codec;
+  private final AdminAuthorizer auth;
 
   AdminGrpcService(
+      AdminAuthorizer auth,
       StreamService streams,
       StreamQueries queries,
       RebalanceService rebalancer,
@@ -39,6 +43,11 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     this.leadership = leadership;
     this.brokers = brokers;
     this.codec = codec;
+    this.auth = auth;
+  }
+
+  private void requireStreamManage(StreamRef ref) {
+    auth.require(ref.tenant(), Action.STREAM_MANAGE, RbacObject.stream(ref.tenant(), ref.namespace(), ref.stream()));
   }
 
   private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
@@ -53,6 +62,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   @Override
   public void createStream(CreateStreamRequest r, StreamObserver<CreateStreamResponse> out) {
     answer(out, () -> {
+      requireStreamManage(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
       var created = streams.createStream(StreamSpecs.toStream(codec, r.getTenantId(), r.getNamespace(), r.getStream(), r.getSpec()));
       return CreateStreamResponse.newBuilder().setStreamId(created.key()).setStatus(StreamStatus.STREAM_STATUS_ACTIVE).build();
     });
@@ -61,7 +71,9 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   @Override
   public void deleteStream(DeleteStreamRequest r, StreamObserver<DeleteStreamResponse> out) {
     answer(out, () -> {
-      var deleted = streams.deleteStream(ref(r.getTenantId(), r.getNamespace(), r.getStream()), r.getForce());
+      StreamRef stream = ref(r.getTenantId(), r.getNamespace(), r.getStream());
+      requireStreamManage(stream);
+      var deleted = streams.deleteStream(stream, r.getForce());
       return DeleteStreamResponse.newBuilder()
           .setStatus(StreamStatus.STREAM_STATUS_DELETING)
           .setMetadataVersion(deleted.version())
@@ -72,7 +84,9 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   @Override
   public void restoreStream(RestoreStreamRequest r, StreamObserver<RestoreStreamResponse> out) {
     answer(out, () -> {
-      var restored = streams.restoreStream(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
+      StreamRef stream = ref(r.getTenantId(), r.getNamespace(), r.getStream());
+      requireStreamManage(stream);
+      var restored = streams.restoreStream(stream);
       return RestoreStreamResponse.newBuilder()
           .setStreamId(restored.key())
           .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
@@ -86,6 +100,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     answer(out, () -> {
       check("tenant_id", r.getTenantId());
       check("namespace", r.getNamespace());
+      auth.require(r.getTenantId(), Action.STREAM_MANAGE, RbacObject.stream(r.getTenantId(), r.getNamespace(), RbacObject.WILDCARD));
       var page = queries.listStreams(r.getTenantId(), r.getNamespace(), r.getFilter(), r.getPageSize(), r.getPageToken());
       var response = ListStreamsResponse.newBuilder().setNextPageToken(page.nextPageToken());
       for (var info : page.streams()) {
@@ -111,6 +126,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   public void rebalanceShards(RebalanceShardsRequest r, StreamObserver<RebalanceShardsResponse> out) {
     answer(out, () -> {
       var scope = new RebalanceService.Scope(r.getTenantId(), r.getNamespace(), r.getStream());
+      authorizeRebalance(r);
       Strategy strategy =
           switch (r.getStrategy()) {
             case BALANCED -> Strategy.BALANCED;
@@ -150,7 +166,9 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
         throw ControlPlaneException.validation("stream_id", "must be tenant/namespace/stream");
       }
       check("target_broker", r.getTargetBroker());
-      var transfer = leadership.transfer(ref(parts[0], parts[1], parts[2]), r.getShardId(), r.getTargetBroker());
+      StreamRef stream = ref(parts[0], parts[1], parts[2]);
+      requireStreamManage(stream);
+      var transfer = leadership.transfer(stream, r.getShardId(), r.getTargetBroker());
       return TransferShardLeadershipResponse.newBuilder()
           .setPreviousLeader(transfer.previousLeader())
           .setNewLeader(transfer.newLeader())
@@ -162,6 +180,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   @Override
   public void setBrokerStatus(SetBrokerStatusRequest r, StreamObserver<SetBrokerStatusResponse> out) {
     answer(out, () -> {
+      auth.requireOperator();
       check("broker_id", r.getBrokerId());
       Broker.Status status =
           switch (r.getStatus()) {
@@ -175,6 +194,27 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
           .setMetadataVersion(registered.metadataVersion())
           .build();
     });
+  }
+
+  /** A stream, a namespace's streams, a tenant (tenant.manage), or the cluster (operator only). */
+  private void authorizeRebalance(RebalanceShardsRequest r) {
+    if (r.getTenantId().isEmpty()) {
+      if (!r.getNamespace().isEmpty() || !r.getStream().isEmpty()) {
+        throw ControlPlaneException.validation("tenant_id", "is required when namespace or stream is set");
+      }
+      auth.requireOperator();
+    } else if (r.getNamespace().isEmpty()) {
+      check("tenant_id", r.getTenantId());
+      if (!r.getStream().isEmpty()) {
+        throw ControlPlaneException.validation("namespace", "is required when stream is set");
+      }
+      auth.require(r.getTenantId(), Action.TENANT_MANAGE, RbacObject.tenant(r.getTenantId()));
+    } else if (r.getStream().isEmpty()) {
+      check("namespace", r.getNamespace());
+      auth.require(r.getTenantId(), Action.STREAM_MANAGE, RbacObject.stream(r.getTenantId(), r.getNamespace(), RbacObject.WILDCARD));
+    } else {
+      requireStreamManage(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
+    }
   }
 
   private static StreamRef ref(String tenant, String namespace, String stream) {

@@ -8,6 +8,7 @@ import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.BrokerServiceGrpc;
 import dev.controlplane.proto.v1.MetadataServiceGrpc;
 import io.grpc.Server;
+import io.grpc.ServerInterceptor;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
@@ -46,12 +47,13 @@ public final class GrpcServer {
       SnapshotService snapshots,
       WatchHub hub,
       BrokerRegistry brokers,
-      AdminServiceGrpc.AdminServiceImplBase admin) {
+      AdminServices admin) {
     // Plain daemon threads for the event loops: Liberty holds back managed threads created while
     // the application starts, and binding the port must happen during start.
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
     this.workers = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-worker", true));
     this.executor = Executors.newFixedThreadPool(16, threads);
+    ServerInterceptor adminAuth = admin.authorizer();
     var guarded = Set.of(MetadataServiceGrpc.SERVICE_NAME, BrokerServiceGrpc.SERVICE_NAME);
     this.server =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.bindHost(), config.grpcPort()))
@@ -63,10 +65,10 @@ public final class GrpcServer {
             .permitKeepAliveWithoutCalls(true)
             .maxInboundMessageSize(4 * 1024 * 1024)
             .intercept(new BrokerCredentialInterceptor(config.brokerToken(), guarded))
-            .intercept(new AdminCredentialInterceptor(config.operatorToken(), AdminServiceGrpc.SERVICE_NAME))
+            .intercept(adminAuth)
             .addService(new MetadataGrpcService(snapshots, hub, config.snapshotChunkBytes()))
             .addService(new BrokerGrpcService(brokers, config.heartbeatInterval()))
-            .addService(admin)
+            .addService(admin.service())
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
             .build();
@@ -82,15 +84,20 @@ public final class GrpcServer {
     LOG.info("gRPC listening on " + server.getListenSockets());
   }
 
-  /** The AdminService implementation, built from the domain services it calls. */
-  public static AdminServiceGrpc.AdminServiceImplBase admin(
+  /** AdminService and the interceptor that authorizes it, built from the domain services they call. */
+  public record AdminServices(AdminServiceGrpc.AdminServiceImplBase service, ServerInterceptor authorizer) {}
+
+  public static AdminServices admin(
+      ControlPlaneConfig config,
+      dev.controlplane.auth.ServiceTokens tokens,
       dev.controlplane.metadata.StreamService streams,
       dev.controlplane.metadata.StreamQueries queries,
       dev.controlplane.broker.rebalance.RebalanceService rebalancer,
       dev.controlplane.broker.ShardLeadership leadership,
       BrokerRegistry brokers,
       dev.controlplane.metadata.codec.ResourceCodec codec) {
-    return new AdminGrpcService(streams, queries, rebalancer, leadership, brokers, codec);
+    var auth = new AdminAuthorizer(tokens, config.operatorToken(), AdminServiceGrpc.SERVICE_NAME);
+    return new AdminServices(new AdminGrpcService(auth, streams, queries, rebalancer, leadership, brokers, codec), auth);
   }
 
   public int port() {

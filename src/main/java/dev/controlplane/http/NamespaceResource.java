@@ -8,6 +8,8 @@ import dev.controlplane.metadata.model.Namespace;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.rbac.Action;
+import dev.controlplane.rbac.RbacObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -32,7 +34,7 @@ public class NamespaceResource {
   @Inject ResourceStore store;
   @Inject NamespaceService namespaces;
   @Inject ResourceCodec codec;
-  @Inject OperatorCredential operator;
+  @Inject AdminAuth auth;
 
   @GET
   public Response list(
@@ -67,7 +69,7 @@ public class NamespaceResource {
       @PathParam("namespace") String namespace,
       byte[] body,
       @Context HttpHeaders headers) {
-    operator.require(headers);
+    auth.require(headers, tenant, Action.NS_MANAGE, RbacObject.namespace(tenant, namespace));
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
     var doc = Documents.parse(codec, body, headers);
@@ -82,7 +84,7 @@ public class NamespaceResource {
   @Path("/{namespace}")
   public Response delete(
       @PathParam("tenant") String tenant, @PathParam("namespace") String namespace, @Context HttpHeaders headers) {
-    operator.require(headers);
+    auth.require(headers, tenant, Action.NS_MANAGE, RbacObject.namespace(tenant, namespace));
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
     return Documents.ok(codec, namespaces.deleteNamespace(tenant, namespace), headers).build();

@@ -8,6 +8,8 @@ import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.rbac.Action;
+import dev.controlplane.rbac.RbacObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -32,7 +34,7 @@ public class StreamResource {
   @Inject ResourceStore store;
   @Inject StreamService streams;
   @Inject ResourceCodec codec;
-  @Inject OperatorCredential operator;
+  @Inject AdminAuth auth;
 
   @GET
   public Response list(
@@ -86,7 +88,7 @@ public class StreamResource {
       @PathParam("stream") String stream,
       byte[] body,
       @Context HttpHeaders headers) {
-    operator.require(headers);
+    auth.require(headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
     StreamRef ref = ref(tenant, namespace, stream);
     var doc = Documents.parse(codec, body, headers);
     Stream wanted =
@@ -106,7 +108,7 @@ public class StreamResource {
       @PathParam("stream") String stream,
       @QueryParam("force") boolean force,
       @Context HttpHeaders headers) {
-    operator.require(headers);
+    auth.require(headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
     return Documents.ok(codec, streams.deleteStream(ref(tenant, namespace, stream), force), headers).build();
   }
 

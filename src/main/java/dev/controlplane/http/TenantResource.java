@@ -7,6 +7,8 @@ import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.Tenant;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.rbac.Action;
+import dev.controlplane.rbac.RbacObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -31,7 +33,7 @@ public class TenantResource {
   @Inject ResourceStore store;
   @Inject TenantService tenants;
   @Inject ResourceCodec codec;
-  @Inject OperatorCredential operator;
+  @Inject AdminAuth auth;
 
   @GET
   public Response list(
@@ -54,7 +56,7 @@ public class TenantResource {
   @Path("/{tenant}")
   @Consumes({"application/json", "application/yaml", "application/x-yaml", "text/yaml"})
   public Response put(@PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
-    operator.require(headers);
+    auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));
     PathNames.check("tenant", tenant);
     var doc = Documents.parse(codec, body, headers);
     Tenant wanted = (Tenant) codec.read(doc, ResourceKind.TENANT, Map.of("name", tenant));
@@ -66,7 +68,7 @@ public class TenantResource {
   @DELETE
   @Path("/{tenant}")
   public Response delete(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
-    operator.require(headers);
+    auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));
     PathNames.check("tenant", tenant);
     return Documents.ok(codec, tenants.deleteTenant(tenant), headers).build();
   }

@@ -21,10 +21,16 @@ public final class SharedServer {
   public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(1);
   /** Grace period of deleted streams on the shared server: long enough to restore, short enough to wait out. */
   public static final Duration DELETE_GRACE = Duration.ofSeconds(6);
+  public static final String BOOTSTRAP_TOKEN = "it-bootstrap-secret-0123456789";
+  /** A test key-encryption key (base64 of 32 bytes); never a real one. */
+  public static final String KEY_ENCRYPTION_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+  /** JWKS max-age of the shared server: a rotated key signs this long after it is published. */
+  public static final Duration JWKS_MAX_AGE = Duration.ofSeconds(2);
 
   private static ServerProcess server;
   private static int httpPort;
   private static int grpcPort;
+  private static int bootstrapPort;
 
   private SharedServer() {}
 
@@ -35,8 +41,14 @@ public final class SharedServer {
     TestDatabase.reset(TestDatabase.url());
     httpPort = Ports.free();
     grpcPort = Ports.free();
+    bootstrapPort = Ports.free();
     Map<String, String> env = baseEnvironment(httpPort, grpcPort, TestDatabase.url());
     env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
+    env.put("SERVICE_BOOTSTRAP_ENABLED", "true");
+    env.put("SERVICE_BOOTSTRAP_BIND_ADDR", "127.0.0.1:" + bootstrapPort);
+    env.put("SERVICE_BOOTSTRAP_TOKEN", BOOTSTRAP_TOKEN);
+    env.put("SERVICE_CONTROLPLANE_JWKS_MAX_AGE", JWKS_MAX_AGE.toMillis() + "ms");
+    env.put("SERVICE_CONTROLPLANE_KEY_ROTATION_CHECK_INTERVAL", "250ms");
     server = new ServerProcess("shared", env).start();
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     server.awaitReady(Duration.ofSeconds(120));
@@ -61,6 +73,9 @@ public final class SharedServer {
     env.put("SERVICE_CONTROLPLANE_WATCH_PROGRESS_INTERVAL", PROGRESS_INTERVAL.toMillis() + "ms");
     env.put("SERVICE_CONTROLPLANE_STREAM_DELETE_GRACE", DELETE_GRACE.toMillis() + "ms");
     env.put("SERVICE_CONTROLPLANE_STREAM_PURGE_INTERVAL", "500ms");
+    env.put("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY", KEY_ENCRYPTION_KEY);
+    // The test OIDC provider serves plain http on 127.0.0.1.
+    env.put("SERVICE_CONTROLPLANE_OIDC_ALLOW_HTTP", "true");
     return env;
   }
 
@@ -70,6 +85,10 @@ public final class SharedServer {
 
   public static int grpcPort() {
     return grpcPort;
+  }
+
+  public static int bootstrapPort() {
+    return bootstrapPort;
   }
 
   public static ServerProcess process() {

@@ -1,0 +1,105 @@
+package dev.controlplane.auth;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.Ed25519Signer;
+import com.nimbusds.jose.crypto.Ed25519Verifier;
+import com.nimbusds.jose.jwk.OctetKeyPair;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.controlplane.config.AuthConfig;
+import dev.controlplane.rbac.Permission;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.text.ParseException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Our own service tokens: EdDSA (Ed25519) only, header {@code typ: JWT} and {@code kid}, claims
+ * exactly those of spec section 5 ({@code iss, aud, sub, tid, exp, iat, perms}).
+ */
+@ApplicationScoped
+public class ServiceTokens {
+
+  public static final String ISSUER = "service-auth";
+  public static final String AUDIENCE = "service-broker";
+  private static final Duration SKEW = Duration.ofSeconds(5);
+
+  @Inject SigningKeys keys;
+  @Inject AuthConfig config;
+
+  /** A verified service token: who, for which tenant, holding what. */
+  public record Verified(String principal, String tenant, List<Permission> perms) {}
+
+  /** A signed token and its lifetime. */
+  public record Issued(String token, long expiresIn) {}
+
+  public Issued issue(String tenant, String principal, List<Permission> perms) {
+    OctetKeyPair key = keys.activeKey(tenant);
+    Instant now = Instant.now();
+    Duration ttl = config.tokenTtl();
+    JWTClaimsSet claims =
+        new JWTClaimsSet.Builder()
+            .issuer(ISSUER)
+            .audience(AUDIENCE)
+            .subject(principal)
+            .claim("tid", tenant)
+            .issueTime(Date.from(now))
+            .expirationTime(Date.from(now.plus(ttl)))
+            .claim("perms", perms.stream().map(Permission::toString).toList())
+            .build();
+    JWSHeader header = new JWSHeader.Builder(JWSAlgorithm.EdDSA).type(JOSEObjectType.JWT).keyID(key.getKeyID()).build();
+    SignedJWT jwt = new SignedJWT(header, claims);
+    try {
+      jwt.sign(new Ed25519Signer(key));
+    } catch (JOSEException e) {
+      throw new IllegalStateException("Ed25519 signing failed", e);
+    }
+    return new Issued(jwt.serialize(), ttl.toSeconds());
+  }
+
+  /** Verifies a service token for {@code tenant}: signature by a published key of that tenant, claims, expiry. */
+  public Verified verify(String token, String tenant) {
+    SignedJWT jwt = JoseChecks.parse(token, Set.of(JWSAlgorithm.EdDSA));
+    String kid = jwt.getHeader().getKeyID();
+    if (kid == null) {
+      throw new TokenRejected("the service token has no kid");
+    }
+    OctetKeyPair key = keys.verificationKey(tenant, kid).orElseThrow(() -> new TokenRejected("unknown signing key"));
+    try {
+      if (!jwt.verify(new Ed25519Verifier(key))) {
+        throw new TokenRejected("the signature does not verify");
+      }
+      return checkClaims(jwt.getJWTClaimsSet(), tenant);
+    } catch (JOSEException | ParseException e) {
+      throw new TokenRejected("the service token cannot be verified");
+    }
+  }
+
+  private static Verified checkClaims(JWTClaimsSet claims, String tenant) throws ParseException {
+    Instant now = Instant.now();
+    if (!ISSUER.equals(claims.getIssuer()) || claims.getAudience() == null || !claims.getAudience().contains(AUDIENCE)) {
+      throw new TokenRejected("not a service token of this control plane");
+    }
+    if (!tenant.equals(claims.getStringClaim("tid"))) {
+      throw new TokenRejected("the token belongs to another tenant");
+    }
+    Date exp = claims.getExpirationTime();
+    if (exp == null || !exp.toInstant().plus(SKEW).isAfter(now)) {
+      throw new TokenRejected("the token has expired");
+    }
+    List<String> raw = claims.getStringListClaim("perms");
+    List<Permission> perms = new ArrayList<>();
+    if (raw != null) {
+      raw.forEach(p -> Permission.parse(p).ifPresent(perms::add));
+    }
+    return new Verified(claims.getSubject(), tenant, List.copyOf(perms));
+  }
+}

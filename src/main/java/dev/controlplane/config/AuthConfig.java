@@ -1,0 +1,193 @@
+package dev.controlplane.config;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The settings of authentication, service tokens, signing keys and bootstrap. Kept apart from
+ * {@link ControlPlaneConfig} so neither class grows past a readable size; same naming rules.
+ */
+@ApplicationScoped
+public class AuthConfig {
+
+  /** Algorithms the spec allows for upstream tokens; {@code none} and HMAC are never among them. */
+  public static final Set<String> SUPPORTED_ALGORITHMS =
+      Set.of("ES256", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512");
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.key.encryption.key")
+  Optional<String> keyEncryptionKey;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.dev.mode", defaultValue = "false")
+  boolean devMode;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.oidc.allowed.algorithms", defaultValue = "ES256")
+  String allowedAlgorithms;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.oidc.allow.http", defaultValue = "false")
+  boolean allowHttp;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.oidc.clock.skew", defaultValue = "60s")
+  String clockSkew;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.oidc.jwks.cache.ttl", defaultValue = "5m")
+  String jwksCacheTtl;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.oidc.jwks.refresh.interval", defaultValue = "30s")
+  String jwksRefreshInterval;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.token.ttl", defaultValue = "15m")
+  String tokenTtl;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.jwks.max.age", defaultValue = "5m")
+  String jwksMaxAge;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.key.rotation.period", defaultValue = "30d")
+  String keyRotationPeriod;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.key.rotation.check.interval", defaultValue = "10s")
+  String keyRotationCheckInterval;
+
+  @Inject
+  @ConfigProperty(name = "service.bootstrap.enabled", defaultValue = "false")
+  boolean bootstrapEnabled;
+
+  @Inject
+  @ConfigProperty(name = "service.bootstrap.bind.addr")
+  Optional<String> bootstrapBindAddr;
+
+  @Inject
+  @ConfigProperty(name = "service.bootstrap.token")
+  Optional<String> bootstrapToken;
+
+  /** The 32-byte key-encryption key, or empty in dev mode without one. */
+  public Optional<byte[]> keyEncryptionKey() {
+    return keyEncryptionKey.filter(s -> !s.isBlank()).map(AuthConfig::decodeKey);
+  }
+
+  public boolean devMode() {
+    return devMode;
+  }
+
+  public Set<String> allowedAlgorithms() {
+    Set<String> algorithms = new LinkedHashSet<>();
+    for (String part : allowedAlgorithms.split(",")) {
+      String alg = part.trim().toUpperCase(Locale.ROOT);
+      if (!alg.isEmpty()) {
+        if (!SUPPORTED_ALGORITHMS.contains(alg)) {
+          throw new IllegalArgumentException(
+              "service.controlplane.oidc.allowed.algorithms: '" + part.trim() + "' is not one of " + SUPPORTED_ALGORITHMS);
+        }
+        algorithms.add(alg);
+      }
+    }
+    if (algorithms.isEmpty()) {
+      throw new IllegalArgumentException("service.controlplane.oidc.allowed.algorithms must name at least one algorithm");
+    }
+    return Set.copyOf(algorithms);
+  }
+
+  public boolean allowHttp() {
+    return allowHttp;
+  }
+
+  public Duration clockSkew() {
+    return ControlPlaneConfig.duration("service.controlplane.oidc.clock.skew", clockSkew);
+  }
+
+  public Duration jwksCacheTtl() {
+    return ControlPlaneConfig.duration("service.controlplane.oidc.jwks.cache.ttl", jwksCacheTtl);
+  }
+
+  public Duration jwksRefreshInterval() {
+    return ControlPlaneConfig.duration("service.controlplane.oidc.jwks.refresh.interval", jwksRefreshInterval);
+  }
+
+  public Duration tokenTtl() {
+    return ControlPlaneConfig.duration("service.controlplane.token.ttl", tokenTtl);
+  }
+
+  public Duration jwksMaxAge() {
+    return ControlPlaneConfig.duration("service.controlplane.jwks.max.age", jwksMaxAge);
+  }
+
+  public Duration keyRotationPeriod() {
+    return ControlPlaneConfig.duration("service.controlplane.key.rotation.period", keyRotationPeriod);
+  }
+
+  public Duration keyRotationCheckInterval() {
+    return ControlPlaneConfig.duration("service.controlplane.key.rotation.check.interval", keyRotationCheckInterval);
+  }
+
+  public boolean bootstrapEnabled() {
+    return bootstrapEnabled;
+  }
+
+  public Optional<String> bootstrapBindAddr() {
+    return bootstrapBindAddr.filter(s -> !s.isBlank());
+  }
+
+  public Optional<String> bootstrapToken() {
+    return bootstrapToken.filter(s -> !s.isBlank());
+  }
+
+  /** Parses every setting once, so a bad value stops the start instead of a later request. */
+  public void validate() {
+    allowedAlgorithms();
+    clockSkew();
+    jwksCacheTtl();
+    jwksRefreshInterval();
+    keyRotationCheckInterval();
+    if (tokenTtl().isZero() || jwksMaxAge().isZero()) {
+      throw new IllegalArgumentException("service.controlplane.token.ttl and jwks.max.age must be positive");
+    }
+    if (keyRotationPeriod().compareTo(jwksMaxAge().plus(tokenTtl())) <= 0) {
+      throw new IllegalArgumentException(
+          "service.controlplane.key.rotation.period must be longer than jwks.max.age + token.ttl");
+    }
+    if (keyEncryptionKey().isEmpty() && !devMode) {
+      throw new IllegalArgumentException(
+          "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not set: it protects the stored signing keys"
+              + " (base64 of 32 random bytes, e.g. `openssl rand -base64 32`);"
+              + " only SERVICE_CONTROLPLANE_DEV_MODE=true starts without it");
+    }
+    if (bootstrapEnabled && (bootstrapBindAddr().isEmpty() || bootstrapToken().isEmpty())) {
+      throw new IllegalArgumentException(
+          "SERVICE_BOOTSTRAP_ENABLED=true needs SERVICE_BOOTSTRAP_BIND_ADDR (host:port) and SERVICE_BOOTSTRAP_TOKEN");
+    }
+    if (bootstrapEnabled && bootstrapToken().get().length() < 16) {
+      throw new IllegalArgumentException("SERVICE_BOOTSTRAP_TOKEN must be at least 16 characters");
+    }
+  }
+
+  private static byte[] decodeKey(String text) {
+    byte[] key;
+    try {
+      key = Base64.getDecoder().decode(text.trim());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not valid base64");
+    }
+    if (key.length != 32) {
+      throw new IllegalArgumentException(
+          "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY must be 32 bytes (base64), got " + key.length);
+    }
+    return key;
+  }
+}

@@ -1,0 +1,81 @@
+package dev.controlplane.grpc;
+
+import dev.controlplane.auth.ServiceTokens;
+import dev.controlplane.auth.TokenRejected;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.ErrorCode;
+import dev.controlplane.rbac.Action;
+import dev.controlplane.rbac.Permission;
+import dev.controlplane.rbac.RbacObject;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Optional;
+
+/**
+ * Authorization of AdminService calls. The interceptor only requires a bearer token and hands it to
+ * the call; each RPC then names the tenant and object it touches, and {@link #require} checks a
+ * service token of that tenant for the permission (inheritance applies, as over HTTP). The platform
+ * operator's credential holds every permission, and is the only one for cluster-wide operations.
+ */
+final class AdminAuthorizer implements ServerInterceptor {
+
+  private static final Context.Key<String> BEARER = Context.key("controlplane-admin-bearer");
+
+  private final ServiceTokens tokens;
+  private final Optional<byte[]> operator;
+  private final String service;
+
+  AdminAuthorizer(ServiceTokens tokens, Optional<String> operatorToken, String service) {
+    this.tokens = tokens;
+    this.operator = operatorToken.map(t -> t.getBytes(StandardCharsets.UTF_8));
+    this.service = service;
+  }
+
+  @Override
+  public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+    if (!service.equals(call.getMethodDescriptor().getServiceName())) {
+      return next.startCall(call, headers);
+    }
+    String authorization = headers.get(BrokerCredentialInterceptor.AUTHORIZATION);
+    if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      call.close(Status.UNAUTHENTICATED.withDescription("admin RPCs need authorization: Bearer <service token>"), new Metadata());
+      return new ServerCall.Listener<>() {};
+    }
+    Context context = Context.current().withValue(BEARER, authorization.substring(7).trim());
+    return Contexts.interceptCall(context, call, headers, next);
+  }
+
+  /** Requires {@code action} on {@code object} in {@code tenant}, from the calling RPC's thread. */
+  void require(String tenant, Action action, RbacObject object) {
+    String bearer = BEARER.get();
+    if (isOperator(bearer)) {
+      return;
+    }
+    if (bearer == null) {
+      throw new TokenRejected("a bearer token is required");
+    }
+    var verified = tokens.verify(bearer, tenant);
+    if (!Permission.anyCovers(verified.perms(), new Permission(action, object))) {
+      throw new ControlPlaneException(ErrorCode.FORBIDDEN, "this needs " + action + " on " + object);
+    }
+  }
+
+  /** Operations on the whole cluster (brokers, cluster-wide rebalancing) belong to the platform operator. */
+  void requireOperator() {
+    if (!isOperator(BEARER.get())) {
+      throw new ControlPlaneException(ErrorCode.FORBIDDEN, "this needs the platform operator credential");
+    }
+  }
+
+  private boolean isOperator(String bearer) {
+    return bearer != null
+        && operator.map(o -> MessageDigest.isEqual(o, bearer.getBytes(StandardCharsets.UTF_8))).orElse(false);
+  }
+}

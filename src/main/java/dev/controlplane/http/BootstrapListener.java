@@ -1,0 +1,158 @@
+package dev.controlplane.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.controlplane.auth.IssuerRecord;
+import dev.controlplane.bootstrap.BootstrapService;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.ErrorCode;
+import dev.controlplane.error.Failures;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The bootstrap listener: its own socket ({@code SERVICE_BOOTSTRAP_BIND_ADDR}), created only when
+ * bootstrap is enabled, serving only {@code POST /internal/bootstrap/tenants/{t}/initialize}. The
+ * main HTTP port never serves it. The secret header is compared in constant time.
+ */
+public final class BootstrapListener {
+
+  private static final Logger LOG = Logger.getLogger(BootstrapListener.class.getName());
+  private static final Pattern PATH = Pattern.compile("^/internal/bootstrap/tenants/([^/]+)/initialize$");
+  private static final int MAX_BODY = 1024 * 1024;
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final byte[] secret;
+  private final BootstrapService service;
+
+  /** Binds at once (on the calling thread); requests run on {@code threads} (managed: they use JPA). */
+  public BootstrapListener(String bindAddr, String token, BootstrapService service, ThreadFactory threads) {
+    this.secret = token.getBytes(StandardCharsets.UTF_8);
+    this.service = service;
+    this.executor = Executors.newFixedThreadPool(2, threads);
+    try {
+      server = HttpServer.create(address(bindAddr), 16);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen for bootstrap on " + bindAddr, e);
+    }
+    server.createContext("/", this::handle);
+    server.setExecutor(executor);
+  }
+
+  public void start() {
+    server.start();
+    LOG.warning("bootstrap listener enabled on " + server.getAddress() + "; disable it (SERVICE_BOOTSTRAP_ENABLED=false) after setup");
+  }
+
+  public void stop() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+
+  static InetSocketAddress address(String bindAddr) {
+    int colon = bindAddr.lastIndexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("SERVICE_BOOTSTRAP_BIND_ADDR must be host:port, got '" + bindAddr + "'");
+    }
+    String host = bindAddr.substring(0, colon).replace("[", "").replace("]", "");
+    return new InetSocketAddress(host, Integer.parseInt(bindAddr.substring(colon + 1)));
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      Matcher m = PATH.matcher(URI.create(exchange.getRequestURI().getRawPath()).getPath());
+      if (!m.matches()) {
+        send(exchange, 404, problem(404, "not_found", "no such resource"));
+        return;
+      }
+      String presented = exchange.getRequestHeaders().getFirst("X-Service-Bootstrap-Token");
+      if (presented == null || !MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8))) {
+        exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+        send(exchange, 401, problem(401, "invalid_token", "missing or wrong X-Service-Bootstrap-Token"));
+        return;
+      }
+      if (!"POST".equals(exchange.getRequestMethod())) {
+        exchange.getResponseHeaders().add("Allow", "POST");
+        send(exchange, 405, problem(405, "method_not_allowed", "only POST"));
+        return;
+      }
+      initialize(exchange, m.group(1));
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, "bootstrap request failed", e);
+    }
+  }
+
+  private void initialize(HttpExchange exchange, String tenant) throws IOException {
+    try {
+      JsonNode body = JsonBodies.parse(read(exchange.getRequestBody()), false);
+      List<IssuerRecord> issuers = new ArrayList<>();
+      JsonNode list = body.path("idp_issuers");
+      if (!list.isMissingNode() && !list.isArray()) {
+        throw ControlPlaneException.validation("idp_issuers", "must be an array");
+      }
+      list.forEach(node -> issuers.add(JsonBodies.issuer(node)));
+      var result =
+          service.initialize(
+              tenant,
+              new BootstrapService.Request(
+                  JsonBodies.text(body, "display_name"), issuers, JsonBodies.texts(body, "initial_admin_principals")));
+      ObjectNode reply = JsonBodies.JSON.createObjectNode();
+      reply.put("tenant_id", result.tenant());
+      reply.put("display_name", result.displayName());
+      var out = reply.putArray("idp_issuers");
+      result.issuers().forEach(i -> out.add(JsonBodies.toJson(i)));
+      var admins = reply.putArray("admin_principals");
+      result.adminPrincipals().forEach(admins::add);
+      LOG.info("bootstrap initialized tenant " + tenant);
+      send(exchange, 201, reply.toString(), "application/json");
+    } catch (RuntimeException e) {
+      ControlPlaneException known =
+          Failures.classify(e).orElseGet(() -> new ControlPlaneException(ErrorCode.UNAVAILABLE, "bootstrap failed", e));
+      if (Failures.classify(e).isEmpty()) {
+        LOG.log(Level.SEVERE, "bootstrap of tenant " + tenant + " failed", e);
+      }
+      int status = Problems.status(known.code());
+      send(exchange, status, Problems.of(known).getEntity().toString());
+    }
+  }
+
+  private static byte[] read(InputStream in) throws IOException {
+    byte[] bytes = in.readNBytes(MAX_BODY + 1);
+    if (bytes.length > MAX_BODY) {
+      throw new ControlPlaneException(ErrorCode.PAYLOAD_TOO_LARGE, "the body is larger than " + MAX_BODY + " bytes");
+    }
+    return bytes;
+  }
+
+  private static String problem(int status, String code, String detail) {
+    return Problems.of(status, code, detail).getEntity().toString();
+  }
+
+  private static void send(HttpExchange exchange, int status, String body) throws IOException {
+    send(exchange, status, body, Problems.MEDIA_TYPE);
+  }
+
+  private static void send(HttpExchange exchange, int status, String body, String type) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", type);
+    exchange.sendResponseHeaders(status, bytes.length);
+    exchange.getResponseBody().write(bytes);
+  }
+}

@@ -1,0 +1,93 @@
+package dev.controlplane.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.controlplane.auth.IssuerRecord;
+import dev.controlplane.error.ControlPlaneException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Plain JSON bodies of the auth endpoints (not declarative resources). */
+final class JsonBodies {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  private JsonBodies() {}
+
+  static JsonNode parse(byte[] body, boolean emptyIsObject) {
+    if (body == null || body.length == 0) {
+      if (emptyIsObject) {
+        return JSON.createObjectNode();
+      }
+      throw ControlPlaneException.validation("body", "a JSON object is required");
+    }
+    try {
+      JsonNode node = JSON.readTree(body);
+      if (node == null || !node.isObject()) {
+        throw ControlPlaneException.validation("body", "must be a JSON object");
+      }
+      return node;
+    } catch (IOException e) {
+      throw ControlPlaneException.validation("body", "is not valid JSON");
+    }
+  }
+
+  static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!value.isTextual()) {
+      throw ControlPlaneException.validation(field, "must be a string");
+    }
+    return value.asText();
+  }
+
+  static List<String> texts(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return List.of();
+    }
+    if (!value.isArray()) {
+      throw ControlPlaneException.validation(field, "must be an array of strings");
+    }
+    List<String> out = new ArrayList<>();
+    for (JsonNode item : value) {
+      if (!item.isTextual()) {
+        throw ControlPlaneException.validation(field, "must be an array of strings");
+      }
+      out.add(item.asText());
+    }
+    return out;
+  }
+
+  static IssuerRecord issuer(JsonNode node) {
+    JsonNode mappings = node.path("claim_mappings");
+    if (!mappings.isMissingNode() && !mappings.isNull() && !mappings.isObject()) {
+      throw ControlPlaneException.validation("claim_mappings", "must be an object");
+    }
+    return new IssuerRecord(
+        text(node, "issuer"),
+        texts(node, "audiences"),
+        text(node, "discovery_url"),
+        text(node, "jwks_url"),
+        mappings.isObject() ? text(mappings, "subject_claim") : null,
+        mappings.isObject() ? text(mappings, "groups_claim") : null);
+  }
+
+  static ObjectNode toJson(IssuerRecord r) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("issuer", r.issuer());
+    ArrayNode audiences = node.putArray("audiences");
+    r.audiences().forEach(audiences::add);
+    node.put("discovery_url", r.discoveryUrl());
+    node.put("jwks_url", r.jwksUrl());
+    ObjectNode mappings = node.putObject("claim_mappings");
+    mappings.put("subject_claim", r.subjectClaim());
+    mappings.put("groups_claim", r.groupsClaim());
+    return node;
+  }
+}

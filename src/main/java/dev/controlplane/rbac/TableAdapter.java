@@ -1,0 +1,56 @@
+package dev.controlplane.rbac;
+
+import java.util.List;
+import org.casbin.jcasbin.model.Model;
+import org.casbin.jcasbin.persist.Adapter;
+import org.casbin.jcasbin.persist.Helper;
+
+/**
+ * jcasbin's view of one tenant's rows in {@code rbac_policies} and {@code rbac_groupings}. It only
+ * loads: writes go through {@link RbacStore} inside a transaction that also bumps the revision,
+ * so an enforcer is never changed in place, only replaced.
+ */
+final class TableAdapter implements Adapter {
+
+  private final RbacStore store;
+  private final String tenant;
+
+  TableAdapter(RbacStore store, String tenant) {
+    this.store = store;
+    this.tenant = tenant;
+  }
+
+  @Override
+  public void loadPolicy(Model model) {
+    for (PolicyRule p : store.policies(tenant)) {
+      Helper.loadPolicyLine(line("p", p.subject(), tenant, p.object(), p.action()), model);
+    }
+    for (Grouping g : store.groupings(tenant)) {
+      Helper.loadPolicyLine(line("g", g.principal(), g.role(), tenant), model);
+    }
+  }
+
+  private static String line(String... fields) {
+    return String.join(", ", List.of(fields));
+  }
+
+  @Override
+  public void savePolicy(Model model) {
+    throw new UnsupportedOperationException("RBAC rows are written through RbacStore");
+  }
+
+  @Override
+  public void addPolicy(String sec, String ptype, List<String> rule) {
+    throw new UnsupportedOperationException("RBAC rows are written through RbacStore");
+  }
+
+  @Override
+  public void removePolicy(String sec, String ptype, List<String> rule) {
+    throw new UnsupportedOperationException("RBAC rows are written through RbacStore");
+  }
+
+  @Override
+  public void removeFilteredPolicy(String sec, String ptype, int fieldIndex, String... fieldValues) {
+    throw new UnsupportedOperationException("RBAC rows are written through RbacStore");
+  }
+}

@@ -1,0 +1,167 @@
+package dev.controlplane.bench;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jose.crypto.Ed25519Signer;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.OctetKeyPair;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.OidcProvider;
+import dev.controlplane.it.support.Ports;
+import dev.controlplane.it.support.ServerProcess;
+import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Token exchanges per second with distinct upstream tokens (each a different subject, so no cache
+ * can help), next to the single-thread ES256-verify and Ed25519-sign rates measured in the same
+ * run: an exchange needs one of each, so their rates bound it per core.
+ */
+public final class AuthBenchmark {
+
+  private static final int THREADS = Integer.getInteger("bench.threads", 8);
+  private static final Duration DURATION = Duration.ofSeconds(Long.getLong("bench.seconds", 20));
+  private static final Duration CRYPTO = Duration.ofSeconds(Long.getLong("bench.cryptoSeconds", 5));
+  private static final int TOKENS = Integer.getInteger("bench.tokens", 20_000);
+
+  public static void main(String[] args) throws Exception {
+    System.out.printf("machine: %d cores, JDK %s%n", Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+    double verify = es256Verify();
+    double sign = ed25519Sign();
+    System.out.printf("ES256 verify (nimbus, 1 thread):   %,.0f/s%n", verify);
+    System.out.printf("Ed25519 sign (nimbus+Tink, 1 thread): %,.0f/s%n", sign);
+    String db = TestDatabase.url("controlplane_bench_auth");
+    TestDatabase.reset(db);
+    int httpPort = Ports.free();
+    Map<String, String> env = SharedServer.baseEnvironment(httpPort, Ports.free(), db);
+    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
+    env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "1h");
+    try (ServerProcess server = new ServerProcess("auth-benchmark", env).start()) {
+      server.awaitReady(Duration.ofSeconds(180));
+      Http operator = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
+      setUp(operator);
+      List<String> tokens = upstreamTokens();
+      double rate = exchanges(httpPort, tokens);
+      System.out.printf("token exchanges (%d client threads, distinct tokens): %,.0f/s%n", THREADS, rate);
+      System.out.printf("crypto bound per core: min(verify, sign) = %,.0f/s; exchanges reach %.0f%% of it per core%n",
+          Math.min(verify, sign), 100 * rate / Runtime.getRuntime().availableProcessors() / Math.min(verify, sign));
+    }
+    System.exit(0);
+  }
+
+  private static void setUp(Http operator) {
+    check(operator.put("/v1/tenants/bench", Http.tenant("bench", "benchmark")));
+    var issuer = Http.JSON.createObjectNode().put("issuer", OidcProvider.issuer("bench")).put("discovery_url", OidcProvider.discoveryUrl("bench"));
+    issuer.putArray("audiences").add(OidcProvider.AUDIENCE);
+    issuer.putObject("claim_mappings").put("groups_claim", "groups");
+    check(post(operator, "/v1/tenants/bench/idp-issuers", issuer.toString()));
+    check(post(operator, "/v1/tenants/bench/rbac/policies", "{\"subject\":\"role:pub\",\"object\":\"stream:bench/ns/*\",\"action\":\"stream.publish\"}"));
+    check(post(operator, "/v1/tenants/bench/rbac/groupings", "{\"principal\":\"group:clients\",\"role\":\"role:pub\"}"));
+  }
+
+  private static Http.Reply post(Http http, String path, String body) {
+    return http.send(http.request(path).POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json"));
+  }
+
+  private static void check(Http.Reply reply) {
+    if (reply.status() >= 300) {
+      throw new IllegalStateException(reply.status() + " " + reply.body());
+    }
+  }
+
+  private static List<String> upstreamTokens() {
+    List<String> tokens = new ArrayList<>(TOKENS);
+    JWSHeader.Builder header = OidcProvider.es256("bench");
+    for (int i = 0; i < TOKENS; i++) {
+      tokens.add(OidcProvider.sign("bench", header, OidcProvider.claims("bench", "client-" + i).claim("groups", List.of("clients")).build()));
+    }
+    return tokens;
+  }
+
+  private static double exchanges(int port, List<String> tokens) throws Exception {
+    ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>(tokens);
+    // Warm-up: JIT, connection pools, the issuer's key set.
+    for (int i = 0; i < 200; i++) {
+      exchange(port, queue.poll());
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    AtomicLong done = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    long start = System.nanoTime();
+    long deadline = start + DURATION.toNanos();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      futures.add(pool.submit(() -> {
+        String token;
+        while (System.nanoTime() < deadline && (token = queue.poll()) != null) {
+          (exchange(port, token) == 200 ? done : failed).incrementAndGet();
+        }
+      }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    pool.shutdown();
+    if (failed.get() > 0) {
+      System.out.printf("(%d exchanges failed)%n", failed.get());
+    }
+    return done.get() / seconds;
+  }
+
+  private static int exchange(int port, String token) {
+    Http http = new Http(port, token);
+    return http.send(http.request("/v1/tenants/bench/token/exchange").POST(HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json")).status();
+  }
+
+  private static double es256Verify() throws Exception {
+    ECKey key = new ECKeyGenerator(Curve.P_256).generate();
+    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.ES256), new JWTClaimsSet.Builder().subject("x").build());
+    jwt.sign(new ECDSASigner(key));
+    ECDSAVerifier verifier = new ECDSAVerifier(key.toECPublicKey());
+    return rate(() -> jwt.verify(verifier));
+  }
+
+  private static double ed25519Sign() throws Exception {
+    OctetKeyPair key = new OctetKeyPairGenerator(Curve.Ed25519).generate();
+    Ed25519Signer signer = new Ed25519Signer(key);
+    JWTClaimsSet claims = new JWTClaimsSet.Builder().subject("x").claim("perms", List.of("stream.publish:stream:a/b/*")).build();
+    return rate(() -> new SignedJWT(new JWSHeader(JWSAlgorithm.EdDSA), claims).sign(signer));
+  }
+
+  private interface Op {
+    void run() throws Exception;
+  }
+
+  private static double rate(Op op) throws Exception {
+    long warm = System.nanoTime() + 1_000_000_000L;
+    while (System.nanoTime() < warm) {
+      op.run();
+    }
+    long n = 0;
+    long start = System.nanoTime();
+    long end = start + CRYPTO.toNanos();
+    while (System.nanoTime() < end) {
+      op.run();
+      n++;
+    }
+    return n / ((System.nanoTime() - start) / 1e9);
+  }
+}

@@ -1,0 +1,101 @@
+package dev.controlplane.it.support;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import no.nav.security.mock.oauth2.MockOAuth2Server;
+import no.nav.security.mock.oauth2.OAuth2Config;
+import no.nav.security.mock.oauth2.http.MockWebServerWrapper;
+import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
+import no.nav.security.mock.oauth2.token.KeyProvider;
+import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
+
+/**
+ * A real OIDC provider for the integration tests (mock-oauth2-server over HTTP: discovery, JWKS,
+ * ES256), one per test JVM. Each issuer id is its own issuer with its own key.
+ */
+public final class OidcProvider {
+
+  public static final String AUDIENCE = "controlplane";
+  private static MockOAuth2Server server;
+  private static KeyProvider keys;
+
+  private OidcProvider() {}
+
+  public static synchronized MockOAuth2Server server() {
+    if (server == null) {
+      keys = new KeyProvider(List.of(), "ES256");
+      OAuth2Config config =
+          new OAuth2Config(false, null, null, false, new OAuth2TokenProvider(keys), Set.of(), new MockWebServerWrapper());
+      server = new MockOAuth2Server(config);
+      server.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
+    }
+    return server;
+  }
+
+  public static String issuer(String id) {
+    return server().issuerUrl(id).toString();
+  }
+
+  public static String discoveryUrl(String id) {
+    return server().wellKnownUrl(id).toString();
+  }
+
+  public static String jwksUrl(String id) {
+    return server().jwksUrl(id).toString();
+  }
+
+  /** The issuer's own signing key (with its private part), for tokens the provider would not issue. */
+  public static ECKey key(String id) {
+    server();
+    return (ECKey) keys.signingKey(id);
+  }
+
+  /** A token as the provider issues it: ES256, the issuer's key, audience {@link #AUDIENCE}. */
+  public static String token(String id, String subject, Map<String, Object> claims) {
+    return server()
+        .issueToken(id, "client", new DefaultOAuth2TokenCallback(id, subject, "JWT", List.of(AUDIENCE), claims, 300))
+        .serialize();
+  }
+
+  /** Claims of a normal token of issuer {@code id}, to be varied by a test. */
+  public static JWTClaimsSet.Builder claims(String id, String subject) {
+    Instant now = Instant.now();
+    return new JWTClaimsSet.Builder()
+        .issuer(issuer(id))
+        .subject(subject)
+        .audience(AUDIENCE)
+        .issueTime(Date.from(now))
+        .expirationTime(Date.from(now.plusSeconds(300)));
+  }
+
+  /** Signs with the issuer's real key, header as given (kid defaults to the key's). */
+  public static String sign(String id, JWSHeader.Builder header, JWTClaimsSet claims) {
+    return sign(key(id), header, claims);
+  }
+
+  public static String sign(ECKey key, JWSHeader.Builder header, JWTClaimsSet claims) {
+    SignedJWT jwt = new SignedJWT(header.build(), claims);
+    try {
+      jwt.sign(new ECDSASigner(key));
+    } catch (JOSEException e) {
+      throw new IllegalStateException(e);
+    }
+    return jwt.serialize();
+  }
+
+  public static JWSHeader.Builder es256(String id) {
+    return new JWSHeader.Builder(JWSAlgorithm.ES256).type(JOSEObjectType.JWT).keyID(key(id).getKeyID());
+  }
+}
