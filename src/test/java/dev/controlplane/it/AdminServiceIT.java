@@ -27,6 +27,8 @@ class AdminServiceIT {
 
   private static final String[] BROKERS = {"adm-a", "adm-b", "adm-c", "adm-d"};
   private static ScheduledExecutorService heartbeats;
+  /** What each broker of this class reports about its shards with every heartbeat. */
+  private static final java.util.Map<String, List<ShardStatus>> REPORTS = new java.util.concurrent.ConcurrentHashMap<>();
   private static Grpc grpc;
 
   @BeforeAll
@@ -40,7 +42,8 @@ class AdminServiceIT {
     heartbeats.scheduleAtFixedRate(() -> {
       for (String b : BROKERS) {
         try {
-          grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId(b).setStatus(HealthStatus.newBuilder().setHealthy(true)).build());
+          grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId(b).setStatus(HealthStatus.newBuilder().setHealthy(true))
+              .addAllShardStatus(REPORTS.getOrDefault(b, List.of())).build());
         } catch (RuntimeException ignored) {
           // A broker of a test that is being deleted or drained; the next beat goes on.
         }
@@ -135,18 +138,17 @@ class AdminServiceIT {
   @Test
   void deletionIsRefusedWhileSubscribersAreActiveUnlessForcedAndCanBeRestored() {
     admin().createStream(create("ns", "busy", 2, 1));
-    grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId("adm-a")
-        .addShardStatus(ShardStatus.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy").setShardId(0)
-            .setRole(ShardRole.SHARD_ROLE_LEADER).setActiveSubscribers(3).setInSync(true).setPublishRate(10))
-        .build());
+    var report =
+        ShardStatus.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy").setShardId(0)
+            .setRole(ShardRole.SHARD_ROLE_LEADER).setActiveSubscribers(3).setInSync(true).setPublishRate(10).build();
+    REPORTS.put("adm-a", List.of(report));
+    grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId("adm-a").addShardStatus(report).build());
     var delete = DeleteStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy");
-    // The scheduled heartbeats replace the report without subscribers within 300 ms: report again right before.
-    assertThat(codeOf(() -> {
-      grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId("adm-a")
-          .addShardStatus(ShardStatus.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy")
-              .setRole(ShardRole.SHARD_ROLE_LEADER).setActiveSubscribers(3)).build());
-      admin().deleteStream(delete.build());
-    })).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    var listed = admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("ns").setFilter("busy").build());
+    assertThat(listed.getStreams(0).getMetrics().getActiveSubscribers()).isEqualTo(3);
+    assertThat(listed.getStreams(0).getMetrics().getShardsReporting()).isEqualTo(1);
+    assertThat(codeOf(() -> admin().deleteStream(delete.build()))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    REPORTS.remove("adm-a");
     assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status()).isEqualTo(200);
 
     var deleted = admin().deleteStream(delete.setForce(true).build());
@@ -270,7 +272,8 @@ class AdminServiceIT {
   void aBrokerThatGoesDownHandsItsLeadershipsToAnotherActiveReplica() throws Exception {
     register("adm-lone", "zone-9");
     Http.shared().put("/v1/tenants/admin/namespaces/failover", Http.namespace("admin", "failover", ""));
-    admin().createStream(create("failover", "f", 12, 2));
+    // Four replicas per shard: at least two of them are on the brokers this class keeps heartbeating.
+    admin().createStream(create("failover", "f", 12, 4));
     var before = Http.shared().get("/v1/tenants/admin/namespaces/failover/streams/f/placement").json().path("spec").path("placements");
     boolean ledSome = false;
     for (var s : before) {
@@ -286,7 +289,9 @@ class AdminServiceIT {
     assertThat(down).isTrue();
     var after = Http.shared().get("/v1/tenants/admin/namespaces/failover/streams/f/placement").json().path("spec").path("placements");
     for (var s : after) {
-      assertThat(s.path("leader").asText()).isNotEqualTo("adm-lone");
+      String leader = s.path("leader").asText();
+      assertThat(leader).isNotEqualTo("adm-lone");
+      assertThat(Http.shared().get("/v1/brokers/" + leader).json().path("spec").path("status").asText()).isEqualTo("active");
     }
     assertThat(ledSome).as("the idle broker was given leaderships when the stream was created").isTrue();
   }
