@@ -1,6 +1,7 @@
 package dev.controlplane.broker;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.controlplane.cluster.WriteGuard;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.ChangeLog;
@@ -27,6 +28,7 @@ public class BrokerRegistry {
   @Inject ChangeLog changeLog;
   @Inject ResourceStore store;
   @Inject ResourceCodec codec;
+  @Inject WriteGuard guard;
 
   @PersistenceContext(unitName = "controlplane")
   EntityManager em;
@@ -54,6 +56,8 @@ public class BrokerRegistry {
 
   @Transactional
   public Registered reportHealth(HealthReport report) {
+    // Heartbeats are not versioned, but only the leader records them: its failure detector reads them.
+    guard.requireLeader();
     Broker current =
         store
             .broker(report.brokerId())

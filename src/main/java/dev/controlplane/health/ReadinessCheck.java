@@ -36,7 +36,7 @@ public class ReadinessCheck implements HealthCheck {
             .withData("started", startup.isStarted())
             .withData("role", leadership.role().name().toLowerCase(java.util.Locale.ROOT))
             .withData("leader", leadership.leaderId().orElse(""))
-            .withData("term", leadership.term().orElse(0))
+            .withData("term", leadership.knownTerm())
             .withData("metadata_version", hub.head())
             .withData("watchers", hub.watcherCount());
     return builder.status(database && startup.isStarted() && startup.isSchemaValid() && leaderKnown).build();
