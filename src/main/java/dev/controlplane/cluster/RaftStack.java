@@ -46,14 +46,6 @@ final class RaftStack {
       throws Exception {
     org.jgroups.logging.LogFactory.useJdkLogger(true);
     Files.createDirectories(dataDir);
-    InetSocketAddress self = members.address(nodeId);
-    TCP tcp = new TCP();
-    tcp.setBindAddr(InetAddress.getByName(self.getHostString()));
-    tcp.setValue("bind_port", self.getPort());
-    tcp.setValue("port_range", 0);
-    TCPPING ping = new TCPPING();
-    ping.setInitialHosts(resolved(members.addresses()));
-    ping.setPortRange(0);
     long timeout = failureTimeout.toMillis();
     FD_ALL3 heartbeats = new FD_ALL3();
     heartbeats.setTimeout(timeout);
@@ -66,8 +58,8 @@ final class RaftStack {
     raft.logClass(FileBasedLog.class.getName()).logPrefix(nodeId);
     List<Protocol> stack =
         List.of(
-            tcp,
-            ping,
+            transport(members.address(nodeId)),
+            discovery(members),
             new MERGE3().setMinInterval(1000).setMaxInterval(3000),
             new FD_SOCK2(),
             heartbeats,
@@ -82,6 +74,22 @@ final class RaftStack {
             raft);
     JChannel channel = new JChannel(stack).name(nodeId);
     return new RaftHandle(channel, new NoState()).raftId(nodeId);
+  }
+
+  /** TCP bound to exactly this member's configured address: no port range, so peers find it. */
+  private static TCP transport(InetSocketAddress self) throws Exception {
+    TCP tcp = new TCP();
+    tcp.setBindAddr(InetAddress.getByName(self.getHostString()));
+    tcp.setValue("bind_port", self.getPort());
+    tcp.setValue("port_range", 0);
+    return tcp;
+  }
+
+  private static TCPPING discovery(ClusterMembers members) {
+    TCPPING ping = new TCPPING();
+    ping.setInitialHosts(resolved(members.addresses()));
+    ping.setPortRange(0);
+    return ping;
   }
 
   private static List<InetSocketAddress> resolved(List<InetSocketAddress> addresses) {

@@ -258,6 +258,10 @@ class ClusterIT {
     }
     assertThat(cluster.nodes().stream().map(n -> n.process().serverPid()).toList()).as("no node restarted").isEqualTo(pids);
     assertThat(cluster.nodes().stream().allMatch(n -> n.process().isAlive())).isTrue();
+    for (Node node : cluster.nodes()) {
+      awaitStatus(() -> node.http().get("/health/ready").status(), 200, ELECTION);
+      awaitStatus(() -> node.http().get("/v1/tenants/pg-restart-0").status(), 200, ELECTION);
+    }
     cluster.awaitLeader(cluster.nodes(), ELECTION);
   }
 
