@@ -35,8 +35,7 @@ public final class FailoverBenchmark {
         leader.kill();
         Node next = cluster.awaitLeader(cluster.others(leader), wait);
         elections.add((System.nanoTime() - killedAt) / 1_000_000);
-        load.awaitMoreAcks(1, wait);
-        long recovery = (load.firstAckAfter(killedAt).orElseThrow().atNanos() - killedAt) / 1_000_000;
+        long recovery = (load.awaitAckAfter(killedAt, leader.id, wait).atNanos() - killedAt) / 1_000_000;
         recoveries.add(recovery);
         System.out.printf(
             "round %2d: killed %s, new leader %s seen after %d ms, first acknowledged write after %d ms%n",

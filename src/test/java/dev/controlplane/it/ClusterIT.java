@@ -155,9 +155,9 @@ class ClusterIT {
       load.awaitMoreAcks(30, Duration.ofSeconds(60));
       long killedAt = System.nanoTime();
       leader.kill();
+      WriteLoad.Ack first = load.awaitAckAfter(killedAt, leader.id, Duration.ofSeconds(120));
       load.awaitMoreAcks(30, Duration.ofSeconds(120));
       load.close();
-      WriteLoad.Ack first = load.firstAckAfter(killedAt).orElseThrow();
       System.out.printf(
           "leader %s killed: first acknowledged write on the new leader after %d ms (%d refusals meanwhile)%n",
           leader.id, (first.atNanos() - killedAt) / 1_000_000, load.refusals());
@@ -248,7 +248,7 @@ class ClusterIT {
       load.close();
       System.out.printf(
           "PostgreSQL restarted: first acknowledged write %d ms after the restart command returned%n",
-          load.firstAckAfter(restartedAt).map(a -> (a.atNanos() - restartedAt) / 1_000_000).orElse(-1L));
+          load.firstAckAfter(restartedAt, "").map(a -> (a.atNanos() - restartedAt) / 1_000_000).orElse(-1L));
       List<WriteLoad.Ack> acks = load.acks();
       assertThat(LostWrites.find(TestCluster.dbUrl(), "pg-restart", acks)).isEmpty();
       assertThat(watch.awaitVersion(acks.get(acks.size() - 1).version(), Duration.ofSeconds(60)))

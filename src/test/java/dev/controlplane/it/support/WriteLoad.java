@@ -12,8 +12,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class WriteLoad implements AutoCloseable {
 
-  /** An acknowledged write: the tenant, the version the server returned and when (System.nanoTime). */
-  public record Ack(String tenant, long version, long atNanos) {}
+  /**
+   * An acknowledged write: the tenant, the version the server returned, the node that acknowledged
+   * it and when (System.nanoTime).
+   */
+  public record Ack(String tenant, long version, String node, long atNanos) {}
 
   private final TestCluster cluster;
   private final String prefix;
@@ -54,7 +57,7 @@ public final class WriteLoad implements AutoCloseable {
       Http.Reply reply = node.http().put("/v1/tenants/" + tenant, Http.tenant(tenant, "load"));
       if (reply.status() == 200 || reply.status() == 201) {
         synchronized (acks) {
-          acks.add(new Ack(tenant, reply.version(), System.nanoTime()));
+          acks.add(new Ack(tenant, reply.version(), node.id, System.nanoTime()));
         }
         return true;
       }
@@ -108,9 +111,25 @@ public final class WriteLoad implements AutoCloseable {
     }
   }
 
-  /** The first write acknowledged after {@code nanos}, if any. */
-  public java.util.Optional<Ack> firstAckAfter(long nanos) {
-    return acks().stream().filter(a -> a.atNanos() > nanos).findFirst();
+  /**
+   * The first write acknowledged after {@code nanos} by a node other than {@code excluded} (a write
+   * the killed leader committed just before dying may be acknowledged after the kill started).
+   */
+  public java.util.Optional<Ack> firstAckAfter(long nanos, String excluded) {
+    return acks().stream().filter(a -> a.atNanos() > nanos && !a.node().equals(excluded)).findFirst();
+  }
+
+  /** Waits until a write after {@code nanos} was acknowledged by a node other than {@code excluded}. */
+  public Ack awaitAckAfter(long nanos, String excluded, java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      var ack = firstAckAfter(nanos, excluded);
+      if (ack.isPresent()) {
+        return ack.get();
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("no write acknowledged by a node other than " + excluded + " within " + timeout);
   }
 
   public long refusals() {
