@@ -5,8 +5,7 @@ import dev.controlplane.bootstrap.BootstrapService;
 import dev.controlplane.broker.BrokerRegistry;
 import dev.controlplane.broker.FailureDetector;
 import dev.controlplane.cluster.LeaderDuties;
-import dev.controlplane.cluster.SingleNodeLeadership;
-import dev.controlplane.cluster.SingleNodeStart;
+import dev.controlplane.cluster.NodeLeadership;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.db.SchemaMigrations;
@@ -40,8 +39,7 @@ public class ServiceLifecycle {
   private static final Logger LOG = Logger.getLogger(ServiceLifecycle.class.getName());
 
   @Inject ControlPlaneConfig config;
-  @Inject SingleNodeStart singleNode;
-  @Inject SingleNodeLeadership leadership;
+  @Inject NodeLeadership leadership;
   @Inject WatchHub hub;
   @Inject SnapshotService snapshots;
   @Inject BrokerRegistry brokers;
@@ -74,7 +72,7 @@ public class ServiceLifecycle {
       authConfig.validate();
       new SchemaMigrations(directDataSource).prepare(config.dbMigrate());
       state.schemaValid();
-      singleNode.lead();
+      startLeadership();
       hub.start();
       listener = new ChangeNotificationListener(config, hub);
       listener.start(threads);
@@ -91,6 +89,7 @@ public class ServiceLifecycle {
       LOG.info("control plane node " + config.nodeId() + " started");
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, "control plane failed to start: " + e.getMessage(), e);
+      leadership.stop();
       exitSoon();
       throw e;
     }
@@ -120,6 +119,17 @@ public class ServiceLifecycle {
       listener.stop();
     }
     hub.stop();
+    leadership.stop();
+  }
+
+  private void startLeadership() {
+    try {
+      leadership.start();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot start leader election: " + e.getMessage(), e);
+    }
   }
 
   /** Exit from another thread: the server's own shutdown waits for this one to return. */

@@ -13,6 +13,8 @@ import java.util.Optional;
 @Transactional
 public class IssuerStore {
 
+  @jakarta.inject.Inject dev.controlplane.cluster.WriteGuard guard;
+
   private static final String COLUMNS =
       "issuer, array_to_string(audiences, E'\\n'), discovery_url, jwks_url, subject_claim, groups_claim";
 
@@ -39,6 +41,7 @@ public class IssuerStore {
 
   /** Creates or replaces; returns true when it was created. */
   public boolean upsert(String tenant, IssuerRecord r) {
+    guard.requireLeader();
     boolean existed = find(tenant, r.issuer()).isPresent();
     em.createNativeQuery(
             "INSERT INTO idp_issuers (tenant, issuer, audiences, discovery_url, jwks_url, subject_claim, groups_claim)"
@@ -58,6 +61,7 @@ public class IssuerStore {
   }
 
   public boolean delete(String tenant, String issuer) {
+    guard.requireLeader();
     return em.createNativeQuery("DELETE FROM idp_issuers WHERE tenant = ?1 AND issuer = ?2")
             .setParameter(1, tenant)
             .setParameter(2, issuer)

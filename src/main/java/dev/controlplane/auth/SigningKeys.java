@@ -29,6 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
 @Transactional
 public class SigningKeys {
 
+  @jakarta.inject.Inject dev.controlplane.cluster.WriteGuard guard;
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   @PersistenceContext(unitName = "controlplane")
@@ -94,6 +96,7 @@ public class SigningKeys {
    * verifier that caches the JWKS knows it first. Returns the existing next key if one is pending.
    */
   public SigningKey rotate(String tenant) {
+    guard.requireLeader();
     if (em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR UPDATE").setParameter(1, tenant).getResultList().isEmpty()) {
       throw dev.controlplane.error.ControlPlaneException.notFound("tenant " + tenant + " does not exist");
     }

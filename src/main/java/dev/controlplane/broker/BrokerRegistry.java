@@ -1,6 +1,7 @@
 package dev.controlplane.broker;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.controlplane.cluster.WriteGuard;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.ChangeLog;
@@ -28,6 +29,7 @@ public class BrokerRegistry {
   @Inject ResourceStore store;
   @Inject ResourceCodec codec;
   @Inject ShardLeadership leadership;
+  @Inject WriteGuard guard;
 
   @PersistenceContext(unitName = "controlplane")
   EntityManager em;
@@ -55,6 +57,8 @@ public class BrokerRegistry {
 
   @Transactional
   public Registered reportHealth(HealthReport report) {
+    // Heartbeats are not versioned, but only the leader records them: its failure detector reads them.
+    guard.requireLeader();
     Broker current =
         store
             .broker(report.brokerId())

@@ -31,6 +31,17 @@ public interface Leadership {
   /** Where clients can reach the leader's HTTP API, when known (for a {@code Location} header). */
   Optional<String> leaderHttpAddress();
 
+  /** Where brokers can reach the leader's gRPC API ({@code host:port}), when known (for {@code x-leader}). */
+  Optional<String> leaderGrpcAddress();
+
+  /**
+   * The fencing term of the current leader as far as this node knows (its own when it leads), 0 when
+   * none is known; for health and metrics only, never for fencing.
+   */
+  default long knownTerm() {
+    return term().orElse(0);
+  }
+
   /** This node's role, for health and metrics. */
   Role role();
 

@@ -12,16 +12,22 @@ import java.util.OptionalLong;
 public final class SingleNodeLeadership implements Leadership {
 
   private final String nodeId;
+  private final String httpUrl;
+  private final String grpcAddress;
   private volatile long term;
   private volatile Instant since;
 
-  public SingleNodeLeadership(String nodeId) {
+  public SingleNodeLeadership(String nodeId, String httpUrl, String grpcAddress) {
     this.nodeId = nodeId;
+    this.httpUrl = httpUrl;
+    this.grpcAddress = grpcAddress;
   }
 
-  void lead(long claimedTerm) {
+  /** Claims the next term for this node (Raft term 0: any Raft leader may supersede it). */
+  public void lead(TermStore terms) throws java.sql.SQLException {
+    long claimed = terms.claim(nodeId, 0, httpUrl, grpcAddress, true).orElseThrow();
     this.since = Instant.now();
-    this.term = claimedTerm;
+    this.term = claimed;
   }
 
   @Override
@@ -37,7 +43,12 @@ public final class SingleNodeLeadership implements Leadership {
 
   @Override
   public Optional<String> leaderHttpAddress() {
-    return Optional.empty();
+    return term > 0 ? Optional.of(httpUrl) : Optional.empty();
+  }
+
+  @Override
+  public Optional<String> leaderGrpcAddress() {
+    return term > 0 ? Optional.of(grpcAddress) : Optional.empty();
   }
 
   @Override

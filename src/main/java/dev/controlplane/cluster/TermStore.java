@@ -1,30 +1,70 @@
 package dev.controlplane.cluster;
 
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import javax.sql.DataSource;
 
-/** The fencing token in PostgreSQL: {@code cluster_state.leader_term}. */
-@ApplicationScoped
-public class TermStore {
+/**
+ * The fencing token in PostgreSQL: {@code cluster_state.leader_term} and who holds it. Plain JDBC
+ * in auto-commit on the non-transactional data source, so that the Raft monitor thread (not a
+ * managed thread) can claim and read it without a JTA context.
+ */
+public final class TermStore {
 
-  @PersistenceContext(unitName = "controlplane")
-  EntityManager em;
+  private static final String CLAIM =
+      "UPDATE cluster_state SET leader_term = leader_term + 1, leader_node = ?, leader_since = now(),"
+          + " leader_raft_term = ?, leader_http = ?, leader_grpc = ? WHERE id = 1";
+  private static final String RETURNING = " RETURNING leader_term";
+
+  private final DataSource dataSource;
+
+  public TermStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
 
   /**
-   * Records a new term for {@code nodeId}, one above every term recorded before, and returns it.
-   * From the moment this commits, writes by holders of older terms fail.
+   * Records a new term for this node, one above every term recorded before, and returns it. From
+   * the moment this commits, writes by holders of older terms fail. With {@code raftTerm > 0} the
+   * claim succeeds only if no leader of a later Raft term has claimed already (empty otherwise),
+   * unless {@code force}.
    */
-  @Transactional
-  public long claimNextTerm(String nodeId) {
-    Number term =
-        (Number)
-            em.createNativeQuery(
-                    "UPDATE cluster_state SET leader_term = leader_term + 1, leader_node = ?1, leader_since = now()"
-                        + " WHERE id = 1 RETURNING leader_term")
-                .setParameter(1, nodeId)
-                .getSingleResult();
-    return term.longValue();
+  public Optional<Long> claim(String nodeId, long raftTerm, String http, String grpc, boolean force)
+      throws SQLException {
+    String sql = CLAIM + (force ? "" : " AND leader_raft_term <= ?") + RETURNING;
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      c.setAutoCommit(true);
+      ps.setQueryTimeout(5);
+      ps.setString(1, nodeId);
+      ps.setLong(2, raftTerm);
+      ps.setString(3, http);
+      ps.setString(4, grpc);
+      if (!force) {
+        ps.setLong(5, raftTerm);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+      }
+    }
+  }
+
+  /** The leadership as recorded now. */
+  public LeaderRecord read() throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT leader_term, leader_raft_term, leader_node, leader_http, leader_grpc FROM cluster_state WHERE id = 1")) {
+      c.setAutoCommit(true);
+      ps.setQueryTimeout(5);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return LeaderRecord.NONE;
+        }
+        return new LeaderRecord(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5));
+      }
+    }
   }
 }

@@ -28,6 +28,30 @@ public class ControlPlaneConfig {
   int grpcPort;
 
   @Inject
+  @ConfigProperty(name = "service.controlplane.http.port", defaultValue = "9080")
+  int httpPort;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.advertised.http")
+  Optional<String> advertisedHttp;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.advertised.grpc")
+  Optional<String> advertisedGrpc;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.cluster.members")
+  Optional<String> clusterMembers;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.raft.data.dir")
+  Optional<String> raftDataDir;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.raft.failure.timeout", defaultValue = "3s")
+  String raftFailureTimeout;
+
+  @Inject
   @ConfigProperty(name = "service.controlplane.db.url", defaultValue = "jdbc:postgresql://127.0.0.1:5432/controlplane")
   String dbUrl;
 
@@ -105,6 +129,45 @@ public class ControlPlaneConfig {
 
   public int grpcPort() {
     return grpcPort;
+  }
+
+  /**
+   * Where clients reach this node's HTTP API, as a base URL; defaults to the bind host and port (a
+   * wildcard bind host advertises 127.0.0.1, so set it when clients come from other machines).
+   */
+  public String advertisedHttp() {
+    return advertisedHttp.filter(s -> !s.isBlank()).orElse("http://" + advertisedHost() + ":" + httpPort);
+  }
+
+  /** Where brokers reach this node's gRPC API ({@code host:port}). */
+  public String advertisedGrpc() {
+    return advertisedGrpc.filter(s -> !s.isBlank()).orElse(advertisedHost() + ":" + grpcPort);
+  }
+
+  private String advertisedHost() {
+    String host = bindHost.trim();
+    if (host.equals("0.0.0.0") || host.equals("*") || host.equals("::") || host.equals("[::]")) {
+      return "127.0.0.1";
+    }
+    return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+  }
+
+  /** The Raft members ({@code cp1=127.0.0.1:7800,...}); empty means a single-node cluster. */
+  public dev.controlplane.cluster.ClusterMembers clusterMembers() {
+    return dev.controlplane.cluster.ClusterMembers.parse(clusterMembers.orElse(""));
+  }
+
+  /** Where Raft keeps its term, vote and log: the setting, else java.io.tmpdir/controlplane-raft/NODE. */
+  public java.nio.file.Path raftDataDir() {
+    return raftDataDir
+        .filter(s -> !s.isBlank())
+        .map(java.nio.file.Path::of)
+        .orElseGet(() -> java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "controlplane-raft", nodeId));
+  }
+
+  /** How long a silent cluster member takes to be suspected (JGroups FD_ALL3 timeout). */
+  public Duration raftFailureTimeout() {
+    return duration("service.controlplane.raft.failure.timeout", raftFailureTimeout);
   }
 
   public String dbUrl() {
@@ -185,6 +248,15 @@ public class ControlPlaneConfig {
     retentionCheckInterval();
     streamDeleteGrace();
     streamPurgeInterval();
+    if (raftFailureTimeout().toMillis() < 500) {
+      throw new IllegalArgumentException("service.controlplane.raft.failure.timeout must be at least 500ms");
+    }
+    var members = clusterMembers();
+    if (!members.isEmpty() && !members.contains(nodeId)) {
+      throw new IllegalArgumentException(
+          "service.controlplane.node.id = '" + nodeId + "' is not one of service.controlplane.cluster.members "
+              + members.ids());
+    }
     if (watchWindow < 1 || httpMaxBody < 1 || snapshotChunkBytes < 1024 || retentionMinVersions < 1) {
       throw new IllegalArgumentException(
           "watch.window, http.max.body and retention.min.versions must be positive and snapshot.chunk.bytes at least 1024");

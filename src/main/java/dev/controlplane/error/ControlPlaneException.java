@@ -11,7 +11,7 @@ public class ControlPlaneException extends RuntimeException {
 
   private final ErrorCode code;
   private final List<FieldError> fieldErrors;
-  private final String leaderHint;
+  private final LeaderHint leaderHint;
 
   public ControlPlaneException(ErrorCode code, String message) {
     this(code, message, List.of(), null, null);
@@ -22,7 +22,7 @@ public class ControlPlaneException extends RuntimeException {
   }
 
   protected ControlPlaneException(
-      ErrorCode code, String message, List<FieldError> fieldErrors, String leaderHint, Throwable cause) {
+      ErrorCode code, String message, List<FieldError> fieldErrors, LeaderHint leaderHint, Throwable cause) {
     super(message, cause);
     this.code = code;
     this.fieldErrors = List.copyOf(fieldErrors);
@@ -49,8 +49,8 @@ public class ControlPlaneException extends RuntimeException {
     return new ControlPlaneException(ErrorCode.CONFLICT, message);
   }
 
-  /** This node cannot write; {@code leader} names the node that can, when one is known. */
-  public static ControlPlaneException notLeader(String message, String leader) {
+  /** This node cannot write; {@code leader} names the node that can, when one is known (else null). */
+  public static ControlPlaneException notLeader(String message, LeaderHint leader) {
     return new ControlPlaneException(ErrorCode.NOT_LEADER, message, List.of(), leader, null);
   }
 
@@ -66,7 +66,7 @@ public class ControlPlaneException extends RuntimeException {
     return fieldErrors;
   }
 
-  public Optional<String> leaderHint() {
+  public Optional<LeaderHint> leaderHint() {
     return Optional.ofNullable(leaderHint);
   }
 

@@ -36,17 +36,30 @@ public class ReadinessCheck implements HealthCheck {
             .withData("started", startup.isStarted())
             .withData("role", leadership.role().name().toLowerCase(java.util.Locale.ROOT))
             .withData("leader", leadership.leaderId().orElse(""))
-            .withData("term", leadership.term().orElse(0))
+            .withData("term", leadership.knownTerm())
             .withData("metadata_version", hub.head())
             .withData("watchers", hub.watcherCount());
     return builder.status(database && startup.isStarted() && startup.isSchemaValid() && leaderKnown).build();
   }
 
+  /**
+   * Runs a query rather than {@code Connection.isValid}: a connection that died with the database
+   * only fails a statement with an SQLException, which makes the pool discard it
+   * (purgePolicy=FailingConnectionOnly); isValid would return false and the dead connection would
+   * go back to the pool and fail every probe after a database restart. A second attempt gets a
+   * fresh connection.
+   */
   private boolean databaseAnswers() {
-    try (Connection c = dataSource.getConnection()) {
-      return c.isValid(2);
-    } catch (SQLException e) {
-      return false;
+    for (int attempt = 0; attempt < 2; attempt++) {
+      try (Connection c = dataSource.getConnection();
+          java.sql.Statement s = c.createStatement()) {
+        s.setQueryTimeout(2);
+        s.execute("SELECT 1");
+        return true;
+      } catch (SQLException e) {
+        // the failed connection is purged; try once more with another one
+      }
     }
+    return false;
   }
 }

@@ -3,6 +3,8 @@ package dev.controlplane.http;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.Failures;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -18,9 +20,11 @@ final class ExceptionMappers {
 
   @Provider
   public static final class Known implements ExceptionMapper<ControlPlaneException> {
+    @Context UriInfo uri;
+
     @Override
     public Response toResponse(ControlPlaneException e) {
-      return Problems.of(e);
+      return Problems.of(e, uri == null ? null : uri.getRequestUri());
     }
   }
 
@@ -62,9 +66,12 @@ final class ExceptionMappers {
 
   @Provider
   public static final class Unexpected implements ExceptionMapper<Throwable> {
+    @Context UriInfo uri;
+
     @Override
     public Response toResponse(Throwable e) {
-      return Failures.classify(e).map(Problems::of).orElseGet(() -> fault(e));
+      java.net.URI request = uri == null ? null : uri.getRequestUri();
+      return Failures.classify(e).map(known -> Problems.of(known, request)).orElseGet(() -> fault(e));
     }
 
     static Response fault(Throwable e) {

@@ -16,6 +16,15 @@ final class Problems {
   private Problems() {}
 
   static Response of(ControlPlaneException e) {
+    return of(e, null);
+  }
+
+  /**
+   * The problem for {@code e}; a refusal by a node that does not lead names the leader in the body
+   * ({@code leader}, {@code leader_url}) and, when its URL is known, sends the client there with
+   * {@code Location} (the same path and query on the leader).
+   */
+  static Response of(ControlPlaneException e, java.net.URI request) {
     int status = status(e.code());
     ObjectNode body = body(status, e.code().problemCode(), title(status), e.getMessage());
     if (!e.fieldErrors().isEmpty()) {
@@ -25,13 +34,30 @@ final class Problems {
     Response.ResponseBuilder response = Response.status(status).type(MEDIA_TYPE).entity(body.toString());
     if (status == 503) {
       response.header("Retry-After", "1");
-      e.leaderHint().ifPresent(leader -> body.put("leader", leader));
+      e.leaderHint()
+          .ifPresent(
+              leader -> {
+                body.put("leader", leader.nodeId());
+                if (leader.httpUrl() != null) {
+                  body.put("leader_url", leader.httpUrl());
+                  response.header("Location", onLeader(leader.httpUrl(), request));
+                }
+              });
       response.entity(body.toString());
     }
     if (status == 401) {
       response.header("WWW-Authenticate", "Bearer error=\"invalid_token\"");
     }
     return response.build();
+  }
+
+  private static String onLeader(String leaderUrl, java.net.URI request) {
+    String base = leaderUrl.endsWith("/") ? leaderUrl.substring(0, leaderUrl.length() - 1) : leaderUrl;
+    if (request == null) {
+      return base + "/";
+    }
+    String path = request.getRawPath() == null || request.getRawPath().isEmpty() ? "/" : request.getRawPath();
+    return base + path + (request.getRawQuery() == null ? "" : "?" + request.getRawQuery());
   }
 
   static Response of(int status, String code, String detail) {

@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class RbacAdmin {
 
+  @jakarta.inject.Inject dev.controlplane.cluster.WriteGuard guard;
+
   private static final Pattern PRINCIPAL_ID = Pattern.compile("^[0-9a-f]{64}$");
 
   @Inject RbacStore store;
@@ -36,21 +38,25 @@ public class RbacAdmin {
 
   /** Adds the policy; returns whether it was created (false: it existed). */
   public boolean addPolicy(String tenant, PolicyRule rule, Collection<Permission> caller) {
+    guard.requireLeader();
     checkPolicy(tenant, rule, caller);
     return store.addPolicy(tenant, rule);
   }
 
   public boolean removePolicy(String tenant, PolicyRule rule, Collection<Permission> caller) {
+    guard.requireLeader();
     checkPolicy(tenant, rule, caller);
     return store.removePolicy(tenant, rule);
   }
 
   public boolean addGrouping(String tenant, Grouping grouping, Collection<Permission> caller) {
+    guard.requireLeader();
     checkGrouping(tenant, grouping, caller);
     return store.addGrouping(tenant, grouping);
   }
 
   public boolean removeGrouping(String tenant, Grouping grouping, Collection<Permission> caller) {
+    guard.requireLeader();
     checkGrouping(tenant, grouping, caller);
     return store.removeGrouping(tenant, grouping);
   }

@@ -1,7 +1,7 @@
 package dev.controlplane.metadata.log;
 
-import dev.controlplane.cluster.Leadership;
-import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.cluster.WriteGuard;
+import dev.controlplane.error.LeaderHint;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.model.MetadataUpdate;
 import dev.controlplane.metadata.model.Resource;
@@ -46,7 +46,7 @@ public class ChangeLog {
   @PersistenceContext(unitName = "controlplane")
   EntityManager em;
 
-  @Inject Leadership leadership;
+  @Inject WriteGuard guard;
   @Inject ResourceStore store;
   @Inject ResourceCodec codec;
   @Inject CommitSignal commitSignal;
@@ -57,18 +57,13 @@ public class ChangeLog {
   /** Starts a versioned write in the caller's transaction. */
   @Transactional(Transactional.TxType.MANDATORY)
   public VersionedWrite begin() {
-    long term =
-        leadership
-            .term()
-            .orElseThrow(
-                () ->
-                    ControlPlaneException.notLeader(
-                        "this node is not the leader", leadership.leaderId().orElse(null)));
+    long term = guard.currentTerm();
     ClusterStateEntity state = em.find(ClusterStateEntity.class, (short) 1, LockModeType.PESSIMISTIC_WRITE);
     if (state.leaderTerm != term) {
-      throw ControlPlaneException.notLeader(
-          "leadership term " + term + " is no longer current (current term " + state.leaderTerm + ")",
-          null);
+      throw guard.stale(
+          term,
+          state.leaderTerm,
+          state.leaderNode == null ? null : new LeaderHint(state.leaderNode, state.leaderHttp, state.leaderGrpc));
     }
     em.createNativeQuery("SELECT pg_notify('" + CHANNEL + "', '')").getSingleResult();
     transactions.registerInterposedSynchronization(new SignalOnCommit(commitSignal));

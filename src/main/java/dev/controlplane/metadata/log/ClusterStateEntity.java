@@ -19,4 +19,13 @@ class ClusterStateEntity {
 
   @Column(name = "leader_term", updatable = false)
   long leaderTerm;
+
+  @Column(name = "leader_node", insertable = false, updatable = false)
+  String leaderNode;
+
+  @Column(name = "leader_http", insertable = false, updatable = false)
+  String leaderHttp;
+
+  @Column(name = "leader_grpc", insertable = false, updatable = false)
+  String leaderGrpc;
 }

@@ -109,26 +109,68 @@ public final class ServerProcess implements AutoCloseable {
     return process.pid();
   }
 
-  /** SIGKILL, as a crash would. The extracted files stay, so the node can be started again. */
+  /**
+   * The JVM that runs the server. The runnable JAR's launcher starts the server as a child JVM (to
+   * add its Java agent), so signals meant for the server must go to that child.
+   */
+  public long serverPid() {
+    return process
+        .descendants()
+        .filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(false))
+        .reduce((first, second) -> second)
+        .map(ProcessHandle::pid)
+        .orElse(process.pid());
+  }
+
+  /** SIGKILL, as a crash would: the server JVM and its launcher. */
   public void kill() {
     if (process != null) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
       try {
         process.waitFor();
+        awaitDescendantsGone(java.time.Duration.ofSeconds(10));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }
   }
 
+  /** SIGSTOP the server JVM: it stays connected but does nothing, like a long GC pause. */
+  public void freeze() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #freeze()}. */
+  public void thaw() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    long server = serverPid();
+    int exit = new ProcessBuilder("kill", "-" + name, Long.toString(server)).inheritIO().start().waitFor();
+    if (exit != 0) {
+      throw new IllegalStateException("kill -" + name + " " + server + " failed with " + exit);
+    }
+  }
+
+  private void awaitDescendantsGone(java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (process.descendants().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+  }
+
   @Override
   public void close() {
     if (process != null && process.isAlive()) {
+      java.util.List<ProcessHandle> children = process.descendants().toList();
       process.destroy();
       try {
         if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
           process.destroyForcibly().waitFor();
         }
+        children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         process.destroyForcibly();

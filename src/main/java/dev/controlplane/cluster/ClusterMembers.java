@@ -1,0 +1,88 @@
+package dev.controlplane.cluster;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Raft members of the cluster: node id to the host and port its JGroups transport listens on,
+ * parsed from {@code cp1=127.0.0.1:7800,cp2=127.0.0.1:7801,cp3=127.0.0.1:7802}. Every node must be
+ * configured with the same list; an empty list means a single-node cluster.
+ */
+public final class ClusterMembers {
+
+  private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
+
+  private final Map<String, InetSocketAddress> members;
+
+  private ClusterMembers(Map<String, InetSocketAddress> members) {
+    this.members = Collections.unmodifiableMap(members);
+  }
+
+  public static ClusterMembers parse(String text) {
+    Map<String, InetSocketAddress> members = new LinkedHashMap<>();
+    for (String entry : text.split(",")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      String[] idAndAddress = entry.trim().split("=", 2);
+      if (idAndAddress.length != 2 || !ID.matcher(idAndAddress[0].trim()).matches()) {
+        throw invalid(text, "'" + entry.trim() + "' is not id=host:port with an id of a-z 0-9 . _ -");
+      }
+      String id = idAndAddress[0].trim();
+      if (members.put(id, address(text, idAndAddress[1].trim())) != null) {
+        throw invalid(text, "node id '" + id + "' appears twice");
+      }
+    }
+    return new ClusterMembers(members);
+  }
+
+  private static InetSocketAddress address(String text, String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    if (colon <= 0) {
+      throw invalid(text, "'" + hostPort + "' has no port");
+    }
+    String host = hostPort.substring(0, colon).replace("[", "").replace("]", "");
+    try {
+      int port = Integer.parseInt(hostPort.substring(colon + 1));
+      if (port < 1 || port > 65535) {
+        throw invalid(text, "port " + port + " is out of range");
+      }
+      return InetSocketAddress.createUnresolved(host, port);
+    } catch (NumberFormatException e) {
+      throw invalid(text, "'" + hostPort + "' has no numeric port");
+    }
+  }
+
+  private static IllegalArgumentException invalid(String text, String why) {
+    return new IllegalArgumentException("service.controlplane.cluster.members = '" + text + "': " + why);
+  }
+
+  public boolean isEmpty() {
+    return members.isEmpty();
+  }
+
+  public boolean contains(String nodeId) {
+    return members.containsKey(nodeId);
+  }
+
+  public List<String> ids() {
+    return new ArrayList<>(members.keySet());
+  }
+
+  /** The transport address of {@code nodeId}, unresolved. */
+  public InetSocketAddress address(String nodeId) {
+    InetSocketAddress address = members.get(nodeId);
+    if (address == null) {
+      throw new IllegalArgumentException("no cluster member '" + nodeId + "'");
+    }
+    return address;
+  }
+
+  public List<InetSocketAddress> addresses() {
+    return new ArrayList<>(members.values());
+  }
+}

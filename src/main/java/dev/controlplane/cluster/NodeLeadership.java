@@ -1,0 +1,99 @@
+package dev.controlplane.cluster;
+
+import dev.controlplane.config.ControlPlaneConfig;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * The node's {@link Leadership} bean. Until {@link #start()} it reports no leader; then it is a
+ * {@link SingleNodeLeadership} when no cluster members are configured, else a {@link
+ * RaftLeadership}.
+ */
+@ApplicationScoped
+public class NodeLeadership implements Leadership {
+
+  private static final Logger LOG = Logger.getLogger(NodeLeadership.class.getName());
+
+  @Inject ControlPlaneConfig config;
+  @Inject ClusterMetrics metrics;
+
+  @Resource(lookup = "jdbc/controlplane-direct")
+  DataSource directDataSource;
+
+  private volatile Leadership delegate = new SingleNodeLeadership("", "", "");
+  private RaftLeadership raft;
+
+  /** Claims leadership (single node) or joins the Raft cluster; runs during application start. */
+  public void start() throws Exception {
+    TermStore terms = new TermStore(directDataSource);
+    metrics.register(this);
+    ClusterMembers members = config.clusterMembers();
+    if (members.isEmpty()) {
+      SingleNodeLeadership single =
+          new SingleNodeLeadership(config.nodeId(), config.advertisedHttp(), config.advertisedGrpc());
+      single.lead(terms);
+      delegate = single;
+      metrics.termWon(single.term().orElse(0));
+      LOG.info("node " + config.nodeId() + " leads alone in term " + single.term().orElse(0));
+      return;
+    }
+    ClusterSettings settings =
+        new ClusterSettings(
+            config.nodeId(),
+            config.advertisedHttp(),
+            config.advertisedGrpc(),
+            members,
+            config.raftDataDir(),
+            config.raftFailureTimeout());
+    raft = new RaftLeadership(settings, terms, metrics);
+    delegate = raft;
+    raft.start();
+  }
+
+  public void stop() {
+    if (raft != null) {
+      raft.stop();
+    }
+  }
+
+  @Override
+  public OptionalLong term() {
+    return delegate.term();
+  }
+
+  @Override
+  public Optional<String> leaderId() {
+    return delegate.leaderId();
+  }
+
+  @Override
+  public Optional<String> leaderHttpAddress() {
+    return delegate.leaderHttpAddress();
+  }
+
+  @Override
+  public Optional<String> leaderGrpcAddress() {
+    return delegate.leaderGrpcAddress();
+  }
+
+  @Override
+  public long knownTerm() {
+    return delegate.knownTerm();
+  }
+
+  @Override
+  public Role role() {
+    return delegate.role();
+  }
+
+  @Override
+  public Optional<Instant> leaderSince() {
+    return delegate.leaderSince();
+  }
+}

@@ -1,0 +1,268 @@
+package dev.controlplane.cluster;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.jgroups.Address;
+import org.jgroups.protocols.raft.RAFT;
+import org.jgroups.raft.RaftHandle;
+import org.jgroups.raft.util.Utils;
+
+/**
+ * Leadership decided by jgroups-raft and fenced in PostgreSQL.
+ *
+ * <p>A monitor thread watches the Raft role. When this node is the Raft leader it claims a new
+ * fencing term in {@code cluster_state} (with its advertised addresses) and only after that claim
+ * commits does {@link #term()} report it. The claim is refused when a leader of a later Raft term
+ * has already claimed, so a node paused between winning and claiming cannot fence off its
+ * successor. As soon as Raft says this node is no longer leader, or the recorded term is no longer
+ * its own, {@link #term()} is empty again; a paused leader that has not noticed yet is still
+ * stopped by the term check of every write transaction.
+ *
+ * <p>If Raft keeps this node leader but the claim is refused for {@link #FORCE_AFTER} (the Raft
+ * data directories were wiped, so Raft terms restarted below the recorded one), the claim is made
+ * unconditionally.
+ */
+public final class RaftLeadership implements Leadership {
+
+  private static final Logger LOG = Logger.getLogger(RaftLeadership.class.getName());
+  private static final long TICK_MILLIS = 50;
+  private static final long RETRY_MILLIS = 500;
+  private static final long REFRESH_MILLIS = 1000;
+  static final Duration FORCE_AFTER = Duration.ofSeconds(15);
+
+  private final String nodeId;
+  private final String httpUrl;
+  private final String grpcAddress;
+  private final TermStore terms;
+  private final LeadershipEvents events;
+  private final RaftHandle raft;
+  private final Object lock = new Object();
+
+  private volatile long term;
+  private volatile long claimedRaftTerm;
+  private volatile Instant since;
+  private volatile String leader;
+  private volatile LeaderRecord recorded = LeaderRecord.NONE;
+  private volatile boolean running;
+  private Thread monitor;
+
+  // Monitor thread only.
+  private long nextClaimAt;
+  private long nextRefreshAt;
+  private long refusedRaftTerm = -1;
+  private long refusedSince;
+
+  public RaftLeadership(
+      ClusterSettings settings, TermStore terms, LeadershipEvents events) throws Exception {
+    this.nodeId = settings.nodeId();
+    this.httpUrl = settings.httpUrl();
+    this.grpcAddress = settings.grpcAddress();
+    this.terms = terms;
+    this.events = events;
+    this.raft = RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
+    raft.addRoleListener(this::roleChanged);
+    raft.channel()
+        .setReceiver(
+            new org.jgroups.Receiver() {
+              @Override
+              public void viewAccepted(org.jgroups.View view) {
+                LOG.info("node " + nodeId + ": cluster view " + view);
+              }
+            });
+  }
+
+  /** Joins the cluster (blocks for at most the JGroups join timeout) and starts the monitor. */
+  public void start() throws Exception {
+    raft.channel().connect(RaftStack.CLUSTER_NAME);
+    running = true;
+    // A plain thread: it must run while the application is still starting, and it uses plain JDBC.
+    monitor = new Thread(this::monitor, "raft-leadership-" + nodeId);
+    monitor.setDaemon(true);
+    monitor.start();
+    LOG.info("node " + nodeId + " joined the Raft cluster " + raft.raft().members());
+  }
+
+  /** Leaves the cluster, so the others elect a new leader at once instead of after a timeout. */
+  public void stop() {
+    running = false;
+    stepDown("the node is stopping");
+    if (monitor != null) {
+      monitor.interrupt();
+    }
+    raft.channel().close();
+  }
+
+  private void roleChanged(org.jgroups.protocols.raft.Role role) {
+    if (role != org.jgroups.protocols.raft.Role.Leader) {
+      stepDown("Raft role is now " + role);
+    }
+  }
+
+  private void monitor() {
+    while (running) {
+      try {
+        tick(System.nanoTime() / 1_000_000);
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "leadership monitor: " + e.getMessage(), e);
+      }
+      try {
+        Thread.sleep(TICK_MILLIS);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private void tick(long now) {
+    RAFT protocol = raft.raft();
+    boolean raftLeads = protocol.isLeader();
+    long raftTerm = protocol.currentTerm();
+    String known = idOf(protocol.leader());
+    if (!Objects.equals(known, leader)) {
+      leader = known;
+      nextRefreshAt = 0;
+      events.leaderChanged(known);
+      LOG.info("node " + nodeId + ": Raft leader is " + (known == null ? "unknown" : known) + " in Raft term " + raftTerm);
+    }
+    if (!raftLeads) {
+      stepDown("not the Raft leader");
+    } else if ((term == 0 || claimedRaftTerm != raftTerm) && now >= nextClaimAt) {
+      claim(raftTerm, now);
+    }
+    if (now >= nextRefreshAt) {
+      refresh(now);
+    }
+  }
+
+  private void claim(long raftTerm, long now) {
+    boolean force = refusedRaftTerm == raftTerm && now - refusedSince >= FORCE_AFTER.toMillis();
+    try {
+      Optional<Long> claimed = terms.claim(nodeId, raftTerm, httpUrl, grpcAddress, force);
+      if (claimed.isEmpty()) {
+        refused(raftTerm, now);
+        return;
+      }
+      synchronized (lock) {
+        RAFT protocol = raft.raft();
+        if (protocol.isLeader() && protocol.currentTerm() == raftTerm) {
+          since = Instant.now();
+          claimedRaftTerm = raftTerm;
+          term = claimed.get();
+        }
+      }
+      if (term == claimed.get()) {
+        events.termWon(term);
+        LOG.info("node " + nodeId + " leads in term " + term + " (Raft term " + raftTerm + (force ? ", forced" : "") + ")");
+      }
+      nextRefreshAt = 0;
+    } catch (SQLException e) {
+      nextClaimAt = now + RETRY_MILLIS;
+      LOG.warning("node " + nodeId + " won Raft term " + raftTerm + " but cannot record it yet: " + e.getMessage());
+    }
+  }
+
+  private void refused(long raftTerm, long now) {
+    if (refusedRaftTerm != raftTerm) {
+      refusedRaftTerm = raftTerm;
+      refusedSince = now;
+      LOG.warning(
+          "node " + nodeId + " is Raft leader in Raft term " + raftTerm
+              + " but a later Raft term is recorded; waiting to be deposed, or claiming anyway after " + FORCE_AFTER);
+    }
+    nextClaimAt = now + RETRY_MILLIS;
+  }
+
+  /** Rereads the recorded leader: followers name it, and a leader learns it was superseded. */
+  private void refresh(long now) {
+    try {
+      LeaderRecord current = terms.read();
+      recorded = current;
+      long mine = term;
+      if (mine != 0 && current.term() != mine) {
+        stepDown("term " + mine + " was superseded by term " + current.term() + " of " + current.nodeId());
+      }
+      boolean settled = leader != null && leader.equals(current.nodeId());
+      nextRefreshAt = now + (settled ? REFRESH_MILLIS : 4 * TICK_MILLIS);
+    } catch (SQLException e) {
+      nextRefreshAt = now + RETRY_MILLIS;
+    }
+  }
+
+  private void stepDown(String reason) {
+    synchronized (lock) {
+      if (term != 0) {
+        LOG.info("node " + nodeId + " no longer leads (term " + term + "): " + reason);
+        term = 0;
+        since = null;
+      }
+    }
+  }
+
+  private static String idOf(Address address) {
+    if (address == null) {
+      return null;
+    }
+    String id = Utils.extractRaftId(address);
+    return id != null ? id : address.toString();
+  }
+
+  @Override
+  public OptionalLong term() {
+    long t = term;
+    return t > 0 ? OptionalLong.of(t) : OptionalLong.empty();
+  }
+
+  @Override
+  public Optional<String> leaderId() {
+    return Optional.ofNullable(leader);
+  }
+
+  @Override
+  public Optional<String> leaderHttpAddress() {
+    return leaderAddress(httpUrl, recordedFor(leader).map(LeaderRecord::httpUrl));
+  }
+
+  @Override
+  public Optional<String> leaderGrpcAddress() {
+    return leaderAddress(grpcAddress, recordedFor(leader).map(LeaderRecord::grpcAddress));
+  }
+
+  private Optional<String> leaderAddress(String own, Optional<String> recordedAddress) {
+    String current = leader;
+    if (current == null) {
+      return Optional.empty();
+    }
+    return current.equals(nodeId) ? Optional.of(own) : recordedAddress;
+  }
+
+  private Optional<LeaderRecord> recordedFor(String node) {
+    LeaderRecord r = recorded;
+    return node != null && node.equals(r.nodeId()) ? Optional.of(r) : Optional.empty();
+  }
+
+  @Override
+  public long knownTerm() {
+    long own = term;
+    return own > 0 ? own : recordedFor(leader).map(LeaderRecord::term).orElse(0L);
+  }
+
+  @Override
+  public Role role() {
+    if (term > 0) {
+      return Role.LEADER;
+    }
+    String current = leader;
+    return current != null && !current.equals(nodeId) ? Role.FOLLOWER : Role.CANDIDATE;
+  }
+
+  @Override
+  public Optional<Instant> leaderSince() {
+    return term > 0 ? Optional.ofNullable(since) : Optional.empty();
+  }
+}

@@ -1,0 +1,57 @@
+package dev.controlplane.cluster;
+
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.LeaderHint;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * Refuses writes on a node that does not lead, naming the leader when one is known, and counts the
+ * refusals. The term it hands out is still only a claim: {@code ChangeLog.begin()} checks it
+ * against the recorded one under the row lock.
+ */
+@ApplicationScoped
+public class WriteGuard {
+
+  @Inject Leadership leadership;
+  @Inject ClusterMetrics metrics;
+
+  /** This node's term; fails with NOT_LEADER when it does not lead. */
+  public long currentTerm() {
+    return leadership.term().orElseThrow(() -> refuse(notLeaderMessage(), knownLeader()));
+  }
+
+  /** Fails with NOT_LEADER unless this node believes it leads (writes outside the change log). */
+  public void requireLeader() {
+    currentTerm();
+  }
+
+  /** The refusal of a write whose term is no longer the recorded one. */
+  public ControlPlaneException stale(long term, long recorded, LeaderHint recordedLeader) {
+    return refuse(
+        "leadership term " + term + " is no longer current (current term " + recorded + "); retry on the leader",
+        recordedLeader);
+  }
+
+  private String notLeaderMessage() {
+    return leadership
+        .leaderId()
+        .map(id -> "this node is not the leader; the leader is " + id)
+        .orElse("no leader is known (an election is in progress or there is no quorum); retry shortly");
+  }
+
+  private LeaderHint knownLeader() {
+    return leadership
+        .leaderId()
+        .map(
+            id ->
+                new LeaderHint(
+                    id, leadership.leaderHttpAddress().orElse(null), leadership.leaderGrpcAddress().orElse(null)))
+        .orElse(null);
+  }
+
+  private ControlPlaneException refuse(String message, LeaderHint leader) {
+    metrics.writeRejected();
+    return ControlPlaneException.notLeader(message, leader);
+  }
+}

@@ -1,0 +1,29 @@
+package dev.controlplane.http;
+
+import dev.controlplane.cluster.Leadership;
+import dev.controlplane.error.ControlPlaneException;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.ext.Provider;
+
+/**
+ * A node that knows no leader (an election is running, or it is cut off from a quorum) answers
+ * every admin request, reads included, with 503: what it would serve may already be outdated and
+ * nothing it accepts could be committed. Watches and snapshots over gRPC stay available.
+ */
+@Provider
+@PreMatching
+public class QuorumFilter implements ContainerRequestFilter {
+
+  @Inject Leadership leadership;
+
+  @Override
+  public void filter(ContainerRequestContext request) {
+    if (leadership.leaderId().isEmpty()) {
+      throw ControlPlaneException.unavailable(
+          "no leader is known (an election is in progress or there is no quorum); retry shortly", null);
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package dev.controlplane.it.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * A cluster of real control plane JVMs on loopback (the runnable JAR), each with its own HTTP,
+ * gRPC and Raft port, sharing one database of its own ({@code <test db>_cluster}). Nodes can be
+ * killed (SIGKILL), frozen (SIGSTOP), thawed (SIGCONT) and started again.
+ */
+public final class TestCluster implements AutoCloseable {
+
+  private static final HttpClient PROBE =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).version(HttpClient.Version.HTTP_1_1).build();
+
+  private final List<Node> nodes = new ArrayList<>();
+
+  private TestCluster() {}
+
+  public static String dbUrl() {
+    return TestDatabase.url(TestDatabase.name() + "_cluster");
+  }
+
+  /** Starts {@code size} nodes against an emptied cluster database and waits until all are ready. */
+  public static TestCluster start(String name, int size, Map<String, String> extraEnv) throws Exception {
+    TestDatabase.reset(dbUrl());
+    TestCluster cluster = new TestCluster();
+    List<String> members = new ArrayList<>();
+    Map<String, Integer> raftPorts = new HashMap<>();
+    for (int i = 1; i <= size; i++) {
+      int raft = Ports.free();
+      raftPorts.put("cp" + i, raft);
+      members.add("cp" + i + "=127.0.0.1:" + raft);
+    }
+    Path raftDir = Path.of("target", "it-raft", name + "-" + System.currentTimeMillis()).toAbsolutePath();
+    for (int i = 1; i <= size; i++) {
+      String id = "cp" + i;
+      Map<String, String> env = SharedServer.baseEnvironment(Ports.free(), Ports.free(), dbUrl());
+      env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
+      env.put("SERVICE_CONTROLPLANE_NODE_ID", id);
+      env.put("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS", String.join(",", members));
+      env.put("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", raftDir.resolve(id).toString());
+      env.putAll(extraEnv);
+      cluster.nodes.add(new Node(name + "-" + id, id, env));
+    }
+    try {
+      for (Node node : cluster.nodes) {
+        node.start();
+      }
+      for (Node node : cluster.nodes) {
+        node.awaitReady(Duration.ofSeconds(240));
+      }
+    } catch (Exception e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  public List<Node> nodes() {
+    return List.copyOf(nodes);
+  }
+
+  public Node node(String id) {
+    return nodes.stream().filter(n -> n.id.equals(id)).findFirst().orElseThrow();
+  }
+
+  public List<Node> others(Node node) {
+    return nodes.stream().filter(n -> n != node).toList();
+  }
+
+  /**
+   * Waits until exactly one of {@code among} reports role leader and all of them name it; returns
+   * it. Nodes that do not answer are left out of the agreement (they may be dead or frozen).
+   */
+  public Node awaitLeader(List<Node> among, Duration timeout) throws InterruptedException {
+    Instant deadline = Instant.now().plus(timeout);
+    String last = "";
+    while (Instant.now().isBefore(deadline)) {
+      Map<Node, JsonNode> views = new HashMap<>();
+      for (Node n : among) {
+        n.readiness().ifPresent(data -> views.put(n, data));
+      }
+      List<Node> leaders =
+          views.entrySet().stream().filter(e -> e.getValue().path("role").asText().equals("leader")).map(Map.Entry::getKey).toList();
+      if (leaders.size() == 1 && views.size() == among.size()) {
+        String id = leaders.get(0).id;
+        if (views.values().stream().allMatch(v -> v.path("leader").asText().equals(id))) {
+          return leaders.get(0);
+        }
+      }
+      last = views.entrySet().stream().map(e -> e.getKey().id + "=" + e.getValue()).collect(Collectors.joining("; "));
+      Thread.sleep(100);
+    }
+    throw new AssertionError("no single agreed leader among " + among + " after " + timeout + ": " + last);
+  }
+
+  public Node awaitLeader(Duration timeout) throws InterruptedException {
+    return awaitLeader(nodes.stream().filter(Node::isRunning).toList(), timeout);
+  }
+
+  @Override
+  public void close() {
+    for (Node node : nodes) {
+      node.close();
+    }
+  }
+
+  /** One node of the cluster. */
+  public static final class Node implements AutoCloseable {
+    private final String logName;
+    public final String id;
+    private final Map<String, String> env;
+    private ServerProcess process;
+    private int starts;
+    private boolean frozen;
+
+    Node(String logName, String id, Map<String, String> env) {
+      this.logName = logName;
+      this.id = id;
+      this.env = env;
+    }
+
+    public Node start() throws IOException {
+      starts++;
+      frozen = false;
+      process = new ServerProcess(logName + (starts > 1 ? "-" + starts : ""), env).start();
+      return this;
+    }
+
+    public Node awaitReady(Duration timeout) throws Exception {
+      process.awaitReady(timeout);
+      return this;
+    }
+
+    public boolean isRunning() {
+      return process != null && process.isAlive() && !frozen;
+    }
+
+    public void kill() {
+      process.kill();
+      process.close();
+    }
+
+    public void freeze() throws Exception {
+      process.freeze();
+      frozen = true;
+    }
+
+    public void thaw() throws Exception {
+      process.thaw();
+      frozen = false;
+    }
+
+    public int httpPort() {
+      return Integer.parseInt(env.get("SERVICE_CONTROLPLANE_HTTP_PORT"));
+    }
+
+    public int grpcPort() {
+      return Integer.parseInt(env.get("SERVICE_CONTROLPLANE_GRPC_PORT"));
+    }
+
+    public String httpUrl() {
+      return "http://127.0.0.1:" + httpPort();
+    }
+
+    public Http http() {
+      return new Http(httpPort(), SharedServer.OPERATOR_TOKEN);
+    }
+
+    public Grpc grpc() {
+      return new Grpc(grpcPort(), SharedServer.BROKER_TOKEN);
+    }
+
+    public ServerProcess process() {
+      return process;
+    }
+
+    /** The readiness check's data, whether ready or not; empty when the node does not answer. */
+    public Optional<JsonNode> readiness() {
+      try {
+        HttpResponse<String> response =
+            PROBE.send(
+                HttpRequest.newBuilder(URI.create(httpUrl() + "/health/ready")).timeout(Duration.ofSeconds(2)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonNode checks = Http.JSON.readTree(response.body()).path("checks");
+        return checks.isArray() && checks.size() > 0 ? Optional.of(checks.get(0).path("data")) : Optional.empty();
+      } catch (IOException e) {
+        return Optional.empty();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.empty();
+      }
+    }
+
+    @Override
+    public void close() {
+      if (process != null) {
+        if (frozen) {
+          try {
+            process.thaw();
+          } catch (Exception ignored) {
+            // killed below anyway
+          }
+        }
+        process.close();
+      }
+    }
+
+    @Override
+    public String toString() {
+      return id;
+    }
+  }
+}
