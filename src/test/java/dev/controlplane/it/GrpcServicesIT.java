@@ -78,7 +78,10 @@ class GrpcServicesIT {
   void adminRpcsRefuseTheBrokerCredential() {
     try (Grpc grpc = Grpc.shared()) {
       assertThatThrownBy(
-              () -> AdminServiceGrpc.newBlockingStub(grpc.channel()).createStream(CreateStreamRequest.getDefaultInstance()))
+              () ->
+                  AdminServiceGrpc.newBlockingStub(grpc.channel())
+                      .createStream(
+                          CreateStreamRequest.newBuilder().setTenantId("acme").setNamespace("ns").setStream("s").build()))
           .isInstanceOfSatisfying(
               StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
