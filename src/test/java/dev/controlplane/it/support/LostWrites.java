@@ -18,10 +18,9 @@ public final class LostWrites {
     Map<String, Long> stored = new HashMap<>();
     try (Connection c = DriverManager.getConnection(jdbcUrl, TestDatabase.USER, TestDatabase.PASSWORD);
         PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT t.name, t.version FROM tenants t JOIN metadata_updates u"
-                    + " ON u.version = t.version AND u.kind = 'Tenant' AND u.resource_key = t.name"
-                    + " WHERE t.name LIKE ?")) {
+            // The tenant row at the acknowledged version is the proof; the log row may already be
+            // trimmed by retention (the test servers keep only the last few thousand versions).
+            c.prepareStatement("SELECT name, version FROM tenants WHERE name LIKE ?")) {
       ps.setString(1, prefix + "-%");
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
