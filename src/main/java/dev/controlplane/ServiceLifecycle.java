@@ -23,14 +23,13 @@ import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Starts the service in dependency order — schema, leadership, change delivery, leader duties,
- * gRPC — and stops it in reverse. If any step fails the process exits, so that a supervisor sees a
+ * Starts the service in dependency order — schema, leadership, change delivery, leader duties, gRPC
+ * — and stops it in reverse. If any step fails the process exits, so that a supervisor sees a
  * failed start instead of a server that answers without its application.
  */
 @ApplicationScoped
@@ -77,11 +76,22 @@ public class ServiceLifecycle {
       listener = new ChangeNotificationListener(config, hub);
       listener.start(threads);
       duties = new LeaderDuties(leadership, threads);
-      duties.every(failureDetector.checkPeriod(), "broker failure detection", failureDetector::check);
+      duties.every(
+          failureDetector.checkPeriod(), "broker failure detection", failureDetector::check);
       duties.every(config.retentionCheckInterval(), "change-log retention", retention::trim);
       duties.every(config.streamPurgeInterval(), "stream purge", () -> streams.purgeExpired(100));
-      var admin = GrpcServer.admin(config, serviceTokens, streams, streamQueries, rebalancer, shardLeadership, brokers, codec);
-      duties.every(authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
+      var admin =
+          GrpcServer.admin(
+              config,
+              serviceTokens,
+              streams,
+              streamQueries,
+              rebalancer,
+              shardLeadership,
+              brokers,
+              codec);
+      duties.every(
+          authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
       grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin);
       grpc.start();
       startBootstrap();
@@ -100,7 +110,10 @@ public class ServiceLifecycle {
     if (authConfig.bootstrapEnabled()) {
       bootstrap =
           new BootstrapListener(
-              authConfig.bootstrapBindAddr().orElseThrow(), authConfig.bootstrapToken().orElseThrow(), bootstrapService, threads);
+              authConfig.bootstrapBindAddr().orElseThrow(),
+              authConfig.bootstrapToken().orElseThrow(),
+              bootstrapService,
+              threads);
       bootstrap.start();
     }
   }

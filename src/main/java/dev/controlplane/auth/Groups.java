@@ -18,7 +18,8 @@ final class Groups {
   private Groups() {}
 
   static Set<String> from(Object claim) {
-    Collection<?> values = claim instanceof Collection<?> c ? c : claim instanceof String s ? List.of(s) : List.of();
+    Collection<?> values =
+        claim instanceof Collection<?> c ? c : claim instanceof String s ? List.of(s) : List.of();
     Set<String> out = new LinkedHashSet<>();
     for (Object value : values) {
       if (out.size() >= MAX) {

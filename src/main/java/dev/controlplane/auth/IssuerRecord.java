@@ -28,13 +28,19 @@ public record IssuerRecord(
   public IssuerRecord validated(boolean allowHttp, String fieldPrefix) {
     List<FieldError> errors = new ArrayList<>();
     if (issuer == null || issuer.isBlank() || issuer.length() > 2048 || !printable(issuer)) {
-      errors.add(new FieldError(fieldPrefix + "issuer", "is required (at most 2048 printable characters)"));
+      errors.add(
+          new FieldError(
+              fieldPrefix + "issuer", "is required (at most 2048 printable characters)"));
     }
-    if (audiences.isEmpty() || audiences.size() > 32 || audiences.stream().anyMatch(a -> a == null || a.isBlank() || !printable(a))) {
-      errors.add(new FieldError(fieldPrefix + "audiences", "1 to 32 non-empty audiences are required"));
+    if (audiences.isEmpty()
+        || audiences.size() > 32
+        || audiences.stream().anyMatch(a -> a == null || a.isBlank() || !printable(a))) {
+      errors.add(
+          new FieldError(fieldPrefix + "audiences", "1 to 32 non-empty audiences are required"));
     }
     if (discoveryUrl == null && jwksUrl == null) {
-      errors.add(new FieldError(fieldPrefix + "jwks_url", "either jwks_url or discovery_url is required"));
+      errors.add(
+          new FieldError(fieldPrefix + "jwks_url", "either jwks_url or discovery_url is required"));
     }
     checkUrl(discoveryUrl, allowHttp, fieldPrefix + "discovery_url", errors);
     checkUrl(jwksUrl, allowHttp, fieldPrefix + "jwks_url", errors);
@@ -57,7 +63,12 @@ public record IssuerRecord(
       if (!uri.isAbsolute() || uri.getHost() == null || uri.getUserInfo() != null) {
         errors.add(new FieldError(field, "must be an absolute URL with a host"));
       } else if (!scheme.equals("https") && !(allowHttp && scheme.equals("http"))) {
-        errors.add(new FieldError(field, allowHttp ? "must be http or https" : "must be https (SERVICE_CONTROLPLANE_OIDC_ALLOW_HTTP is off)"));
+        errors.add(
+            new FieldError(
+                field,
+                allowHttp
+                    ? "must be http or https"
+                    : "must be https (SERVICE_CONTROLPLANE_OIDC_ALLOW_HTTP is off)"));
       }
     } catch (java.net.URISyntaxException e) {
       errors.add(new FieldError(field, "is not a URL"));

@@ -8,7 +8,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-/** The {@code idp_issuers} table. Audiences travel as newline-joined text (they cannot contain one). */
+/**
+ * The {@code idp_issuers} table. Audiences travel as newline-joined text (they cannot contain one).
+ */
 @ApplicationScoped
 @Transactional
 public class IssuerStore {
@@ -22,7 +24,9 @@ public class IssuerStore {
   EntityManager em;
 
   public List<IssuerRecord> list(String tenant) {
-    return em.createNativeQuery("SELECT " + COLUMNS + " FROM idp_issuers WHERE tenant = ?1 ORDER BY issuer")
+    return em
+        .createNativeQuery(
+            "SELECT " + COLUMNS + " FROM idp_issuers WHERE tenant = ?1 ORDER BY issuer")
         .setParameter(1, tenant)
         .getResultList()
         .stream()
@@ -32,7 +36,8 @@ public class IssuerStore {
 
   public Optional<IssuerRecord> find(String tenant, String issuer) {
     List<?> rows =
-        em.createNativeQuery("SELECT " + COLUMNS + " FROM idp_issuers WHERE tenant = ?1 AND issuer = ?2")
+        em.createNativeQuery(
+                "SELECT " + COLUMNS + " FROM idp_issuers WHERE tenant = ?1 AND issuer = ?2")
             .setParameter(1, tenant)
             .setParameter(2, issuer)
             .getResultList();
@@ -76,6 +81,11 @@ public class IssuerStore {
 
   private static IssuerRecord toRecord(Object[] r) {
     return new IssuerRecord(
-        (String) r[0], Arrays.asList(((String) r[1]).split("\n")), (String) r[2], (String) r[3], (String) r[4], (String) r[5]);
+        (String) r[0],
+        Arrays.asList(((String) r[1]).split("\n")),
+        (String) r[2],
+        (String) r[3],
+        (String) r[4],
+        (String) r[5]);
   }
 }

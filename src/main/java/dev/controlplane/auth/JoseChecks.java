@@ -17,7 +17,8 @@ final class JoseChecks {
   /** Far above any real token; bounds the work an attacker can ask for. */
   static final int MAX_TOKEN_CHARS = 16 * 1024;
 
-  private static final Set<String> ALLOWED_TYPES = Set.of("jwt", "at+jwt", "application/jwt", "application/at+jwt");
+  private static final Set<String> ALLOWED_TYPES =
+      Set.of("jwt", "at+jwt", "application/jwt", "application/at+jwt");
 
   private JoseChecks() {}
 
@@ -29,7 +30,8 @@ final class JoseChecks {
       throw new TokenRejected("the token is larger than " + MAX_TOKEN_CHARS + " characters");
     }
     if (token.chars().filter(c -> c == '.').count() != 2) {
-      throw new TokenRejected("the token is not a compact JWS (JWE and JSON serialization are not accepted)");
+      throw new TokenRejected(
+          "the token is not a compact JWS (JWE and JSON serialization are not accepted)");
     }
     SignedJWT jwt;
     try {
@@ -48,9 +50,12 @@ final class JoseChecks {
     if (header.getCriticalParams() != null) {
       throw new TokenRejected("tokens with a crit header are not accepted");
     }
-    if (header.getJWK() != null || header.getJWKURL() != null || header.getX509CertURL() != null
+    if (header.getJWK() != null
+        || header.getJWKURL() != null
+        || header.getX509CertURL() != null
         || header.getX509CertChain() != null) {
-      throw new TokenRejected("tokens that name their own key (jwk, jku, x5u, x5c) are not accepted");
+      throw new TokenRejected(
+          "tokens that name their own key (jwk, jku, x5u, x5c) are not accepted");
     }
     if (header.getContentType() != null) {
       throw new TokenRejected("nested tokens (cty) are not accepted");

@@ -37,7 +37,11 @@ public final class KeyEncryption {
       cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
       cipher.updateAAD(aad(tenant, kid));
       byte[] sealed = cipher.doFinal(plaintext);
-      return ByteBuffer.allocate(1 + NONCE_BYTES + sealed.length).put(FORMAT).put(nonce).put(sealed).array();
+      return ByteBuffer.allocate(1 + NONCE_BYTES + sealed.length)
+          .put(FORMAT)
+          .put(nonce)
+          .put(sealed)
+          .array();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-GCM is unavailable", e);
     }
@@ -54,7 +58,9 @@ public final class KeyEncryption {
       return cipher.doFinal(stored, 1 + NONCE_BYTES, stored.length - 1 - NONCE_BYTES);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(
-          "signing key " + kid + " cannot be decrypted: SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY differs from the one that stored it");
+          "signing key "
+              + kid
+              + " cannot be decrypted: SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY differs from the one that stored it");
     }
   }
 

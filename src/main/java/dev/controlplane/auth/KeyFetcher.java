@@ -17,9 +17,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Fetches an issuer's discovery document and key set, and nothing else: https only (unless http
- * is allowed for tests), never to link-local addresses, 2 s timeouts, 64 KiB at most, redirects
- * only to the same host. The discovery document's {@code issuer} must be the configured issuer.
+ * Fetches an issuer's discovery document and key set, and nothing else: https only (unless http is
+ * allowed for tests), never to link-local addresses, 2 s timeouts, 64 KiB at most, redirects only
+ * to the same host. The discovery document's {@code issuer} must be the configured issuer.
  */
 public final class KeyFetcher {
 
@@ -35,7 +35,10 @@ public final class KeyFetcher {
   public KeyFetcher(boolean allowHttp) {
     this.allowHttp = allowHttp;
     this.client =
-        HttpClient.newBuilder().connectTimeout(TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpClient.newBuilder()
+            .connectTimeout(TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
   }
 
   /** The issuer's current key set, through {@code jwks_url} or the discovery document. */
@@ -46,8 +49,9 @@ public final class KeyFetcher {
       if (!issuer.issuer().equals(discovery.path("issuer").asText(null))) {
         throw new KeyFetchFailed("the discovery document names another issuer");
       }
-      jwksUrl = Optional.ofNullable(discovery.path("jwks_uri").asText(null))
-          .orElseThrow(() -> new KeyFetchFailed("the discovery document has no jwks_uri"));
+      jwksUrl =
+          Optional.ofNullable(discovery.path("jwks_uri").asText(null))
+              .orElseThrow(() -> new KeyFetchFailed("the discovery document has no jwks_uri"));
     }
     String body = get(jwksUrl);
     try {
@@ -87,7 +91,12 @@ public final class KeyFetcher {
 
   private HttpResponse<InputStream> send(URI uri) {
     fetches.incrementAndGet();
-    HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json").GET().build();
+    HttpRequest request =
+        HttpRequest.newBuilder(uri)
+            .timeout(TIMEOUT)
+            .header("Accept", "application/json")
+            .GET()
+            .build();
     try {
       return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
@@ -135,8 +144,11 @@ public final class KeyFetcher {
     }
     try {
       for (InetAddress address : InetAddress.getAllByName(uri.getHost())) {
-        if (address.isLinkLocalAddress() || address.isAnyLocalAddress() || address.isMulticastAddress()) {
-          throw new KeyFetchFailed("key URLs must not point to link-local, wildcard or multicast addresses");
+        if (address.isLinkLocalAddress()
+            || address.isAnyLocalAddress()
+            || address.isMulticastAddress()) {
+          throw new KeyFetchFailed(
+              "key URLs must not point to link-local, wildcard or multicast addresses");
         }
       }
     } catch (java.net.UnknownHostException e) {

@@ -12,8 +12,8 @@ import java.util.logging.Logger;
 
 /**
  * The key lifecycle as a leader duty: activates next keys whose publication lead has passed (the
- * previous active key turns passive until every token it signed has expired), retires passive
- * keys after that, and publishes a next key when a key's rotation period is about to end.
+ * previous active key turns passive until every token it signed has expired), retires passive keys
+ * after that, and publishes a next key when a key's rotation period is about to end.
  */
 @ApplicationScoped
 public class KeyRotation {
@@ -49,7 +49,8 @@ public class KeyRotation {
           .setParameter(1, row[0])
           .setParameter(2, keepSeconds)
           .executeUpdate();
-      em.createNativeQuery("UPDATE signing_keys SET state = 'active', activated_at = now() WHERE kid = ?1")
+      em.createNativeQuery(
+              "UPDATE signing_keys SET state = 'active', activated_at = now() WHERE kid = ?1")
           .setParameter(1, row[1])
           .executeUpdate();
       LOG.info("tenant " + row[0] + ": signing key " + row[1] + " is now active");

@@ -28,8 +28,13 @@ public class KeyVault {
   }
 
   OctetKeyPair open(String tenant, String kid, byte[] sealed) {
-    String[] parts = new String(encryption().decrypt(sealed, tenant, kid), StandardCharsets.US_ASCII).split("\\.");
-    return new OctetKeyPair.Builder(Curve.Ed25519, new Base64URL(parts[0])).d(new Base64URL(parts[1])).keyID(kid).build();
+    String[] parts =
+        new String(encryption().decrypt(sealed, tenant, kid), StandardCharsets.US_ASCII)
+            .split("\\.");
+    return new OctetKeyPair.Builder(Curve.Ed25519, new Base64URL(parts[0]))
+        .d(new Base64URL(parts[1]))
+        .keyID(kid)
+        .build();
   }
 
   private KeyEncryption encryption() {

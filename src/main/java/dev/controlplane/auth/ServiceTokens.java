@@ -55,7 +55,11 @@ public class ServiceTokens {
             .expirationTime(Date.from(now.plus(ttl)))
             .claim("perms", perms.stream().map(Permission::toString).toList())
             .build();
-    JWSHeader header = new JWSHeader.Builder(JWSAlgorithm.EdDSA).type(JOSEObjectType.JWT).keyID(key.getKeyID()).build();
+    JWSHeader header =
+        new JWSHeader.Builder(JWSAlgorithm.EdDSA)
+            .type(JOSEObjectType.JWT)
+            .keyID(key.getKeyID())
+            .build();
     SignedJWT jwt = new SignedJWT(header, claims);
     try {
       jwt.sign(new Ed25519Signer(key));
@@ -65,14 +69,19 @@ public class ServiceTokens {
     return new Issued(jwt.serialize(), ttl.toSeconds());
   }
 
-  /** Verifies a service token for {@code tenant}: signature by a published key of that tenant, claims, expiry. */
+  /**
+   * Verifies a service token for {@code tenant}: signature by a published key of that tenant,
+   * claims, expiry.
+   */
   public Verified verify(String token, String tenant) {
     SignedJWT jwt = JoseChecks.parse(token, Set.of(JWSAlgorithm.EdDSA));
     String kid = jwt.getHeader().getKeyID();
     if (kid == null) {
       throw new TokenRejected("the service token has no kid");
     }
-    OctetKeyPair key = keys.verificationKey(tenant, kid).orElseThrow(() -> new TokenRejected("unknown signing key"));
+    OctetKeyPair key =
+        keys.verificationKey(tenant, kid)
+            .orElseThrow(() -> new TokenRejected("unknown signing key"));
     try {
       if (!jwt.verify(new Ed25519Verifier(key))) {
         throw new TokenRejected("the signature does not verify");
@@ -85,7 +94,9 @@ public class ServiceTokens {
 
   private static Verified checkClaims(JWTClaimsSet claims, String tenant) throws ParseException {
     Instant now = Instant.now();
-    if (!ISSUER.equals(claims.getIssuer()) || claims.getAudience() == null || !claims.getAudience().contains(AUDIENCE)) {
+    if (!ISSUER.equals(claims.getIssuer())
+        || claims.getAudience() == null
+        || !claims.getAudience().contains(AUDIENCE)) {
       throw new TokenRejected("not a service token of this control plane");
     }
     if (!tenant.equals(claims.getStringClaim("tid"))) {

@@ -9,4 +9,9 @@ import java.time.Instant;
  *     {@code passive} (verifies tokens it signed until {@code retireAfter}) or {@code retired}
  */
 public record SigningKey(
-    String tenant, String kid, String state, String publicX, Instant activateAfter, Instant retireAfter) {}
+    String tenant,
+    String kid,
+    String state,
+    String publicX,
+    Instant activateAfter,
+    Instant retireAfter) {}

@@ -20,10 +20,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The tenants' Ed25519 keys in {@code signing_keys}. States by kid: {@code active} signs;
- * {@code passive} only verifies — either the next key, published before it signs, or a previous
- * key kept until every token it signed has expired; {@code retired} is neither published nor
- * usable (its private part is wiped). Private keys are stored AES-GCM encrypted.
+ * The tenants' Ed25519 keys in {@code signing_keys}. States by kid: {@code active} signs; {@code
+ * passive} only verifies — either the next key, published before it signs, or a previous key kept
+ * until every token it signed has expired; {@code retired} is neither published nor usable (its
+ * private part is wiped). Private keys are stored AES-GCM encrypted.
  */
 @ApplicationScoped
 @Transactional
@@ -48,14 +48,20 @@ public class SigningKeys {
     return insert(tenant, "active", Instant.now(), null);
   }
 
-  /** The key that signs now, created when the tenant has none (a tenant made before auth was set up). */
+  /**
+   * The key that signs now, created when the tenant has none (a tenant made before auth was set
+   * up).
+   */
   public OctetKeyPair activeKey(String tenant) {
     List<?> rows =
-        em.createNativeQuery("SELECT kid, private_key FROM signing_keys WHERE tenant = ?1 AND state = 'active'")
+        em.createNativeQuery(
+                "SELECT kid, private_key FROM signing_keys WHERE tenant = ?1 AND state = 'active'")
             .setParameter(1, tenant)
             .getResultList();
     if (rows.isEmpty()) {
-      em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR UPDATE").setParameter(1, tenant).getResultList();
+      em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR UPDATE")
+          .setParameter(1, tenant)
+          .getResultList();
       return activeKeyAfterCreate(tenant);
     }
     Object[] row = (Object[]) rows.get(0);
@@ -74,7 +80,9 @@ public class SigningKeys {
     return activeKey(tenant);
   }
 
-  /** Every key a verifier may need now: the active one, the next one and unexpired previous ones. */
+  /**
+   * Every key a verifier may need now: the active one, the next one and unexpired previous ones.
+   */
   public List<SigningKey> published(String tenant) {
     return select("tenant = ?1 AND state <> 'retired'", tenant);
   }
@@ -88,7 +96,11 @@ public class SigningKeys {
     return published(tenant).stream()
         .filter(k -> k.kid().equals(kid))
         .findFirst()
-        .map(k -> new OctetKeyPair.Builder(Curve.Ed25519, new Base64URL(k.publicX())).keyID(k.kid()).build());
+        .map(
+            k ->
+                new OctetKeyPair.Builder(Curve.Ed25519, new Base64URL(k.publicX()))
+                    .keyID(k.kid())
+                    .build());
   }
 
   /**
@@ -97,11 +109,17 @@ public class SigningKeys {
    */
   public SigningKey rotate(String tenant) {
     guard.requireLeader();
-    if (em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR UPDATE").setParameter(1, tenant).getResultList().isEmpty()) {
-      throw dev.controlplane.error.ControlPlaneException.notFound("tenant " + tenant + " does not exist");
+    if (em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR UPDATE")
+        .setParameter(1, tenant)
+        .getResultList()
+        .isEmpty()) {
+      throw dev.controlplane.error.ControlPlaneException.notFound(
+          "tenant " + tenant + " does not exist");
     }
-    Optional<SigningKey> pending = published(tenant).stream().filter(k -> "next".equals(k.state())).findFirst();
-    return pending.orElseGet(() -> insert(tenant, "passive", null, Instant.now().plus(config.jwksMaxAge())));
+    Optional<SigningKey> pending =
+        published(tenant).stream().filter(k -> "next".equals(k.state())).findFirst();
+    return pending.orElseGet(
+        () -> insert(tenant, "passive", null, Instant.now().plus(config.jwksMaxAge())));
   }
 
   /** Publishes a next key for a tenant that has none pending (the automatic rotation). */
@@ -110,7 +128,8 @@ public class SigningKeys {
     insert(tenant, "passive", null, activateAfter);
   }
 
-  private SigningKey insert(String tenant, String state, Instant activatedAt, Instant activateAfter) {
+  private SigningKey insert(
+      String tenant, String state, Instant activatedAt, Instant activateAfter) {
     String kid = newKid();
     OctetKeyPair pair;
     try {
@@ -121,7 +140,9 @@ public class SigningKeys {
     boolean next = activatedAt == null;
     em.createNativeQuery(
             "INSERT INTO signing_keys (tenant, kid, state, public_x, private_key, activated_at, activate_after)"
-                + (next ? " VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6)" : " VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULL)"))
+                + (next
+                    ? " VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6)"
+                    : " VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULL)"))
         .setParameter(1, tenant)
         .setParameter(2, kid)
         .setParameter(3, state)
@@ -129,7 +150,13 @@ public class SigningKeys {
         .setParameter(5, vault.seal(tenant, kid, pair))
         .setParameter(6, Timestamp.from(next ? activateAfter : activatedAt))
         .executeUpdate();
-    return new SigningKey(tenant, kid, activatedAt == null ? "next" : state, pair.getX().toString(), activateAfter, null);
+    return new SigningKey(
+        tenant,
+        kid,
+        activatedAt == null ? "next" : state,
+        pair.getX().toString(),
+        activateAfter,
+        null);
   }
 
   private List<SigningKey> select(String where, String tenant) {
@@ -148,7 +175,8 @@ public class SigningKeys {
     if ("passive".equals(state) && r[4] == null) {
       state = "next";
     }
-    return new SigningKey((String) r[0], (String) r[1], state, (String) r[3], instant(r[5]), instant(r[6]));
+    return new SigningKey(
+        (String) r[0], (String) r[1], state, (String) r[3], instant(r[5]), instant(r[6]));
   }
 
   static Instant instant(Object value) {

@@ -41,12 +41,19 @@ public class TokenExchange {
   void init() {
     fetcher = new KeyFetcher(config.allowHttp());
     UpstreamKeySets keySets =
-        new UpstreamKeySets(fetcher, config.jwksCacheTtl(), config.jwksRefreshInterval(), Clock.systemUTC());
+        new UpstreamKeySets(
+            fetcher, config.jwksCacheTtl(), config.jwksRefreshInterval(), Clock.systemUTC());
     validator =
-        new UpstreamValidator(config.allowedAlgorithms(), keySets, issuers::find, config.clockSkew(), Clock.systemUTC());
+        new UpstreamValidator(
+            config.allowedAlgorithms(),
+            keySets,
+            issuers::find,
+            config.clockSkew(),
+            Clock.systemUTC());
   }
 
-  public ServiceTokens.Issued exchange(String tenant, String upstreamToken, List<String> requested, List<String> resources) {
+  public ServiceTokens.Issued exchange(
+      String tenant, String upstreamToken, List<String> requested, List<String> resources) {
     UpstreamIdentity identity;
     try {
       if (!Names.isValid(tenant)) {
@@ -63,7 +70,8 @@ public class TokenExchange {
     List<Permission> granted = enforcers.granted(tenant, identity.principal(), identity.groups());
     List<Permission> perms = Grants.filter(granted, actions, objects);
     if (perms.isEmpty()) {
-      throw new ControlPlaneException(ErrorCode.FORBIDDEN, "no permission remains for this principal and request");
+      throw new ControlPlaneException(
+          ErrorCode.FORBIDDEN, "no permission remains for this principal and request");
     }
     return tokens.issue(tenant, identity.principal(), perms);
   }
@@ -75,7 +83,12 @@ public class TokenExchange {
   private static Set<Action> actions(List<String> requested) {
     Set<Action> out = new LinkedHashSet<>();
     for (String name : limited("requested", requested)) {
-      out.add(Action.parse(name).orElseThrow(() -> ControlPlaneException.validation("requested", "unknown action '" + name + "'")));
+      out.add(
+          Action.parse(name)
+              .orElseThrow(
+                  () ->
+                      ControlPlaneException.validation(
+                          "requested", "unknown action '" + name + "'")));
     }
     return out;
   }
@@ -83,7 +96,12 @@ public class TokenExchange {
   private static List<RbacObject> objects(List<String> resources) {
     List<RbacObject> out = new ArrayList<>();
     for (String text : limited("resources", resources)) {
-      out.add(RbacObject.parse(text).orElseThrow(() -> ControlPlaneException.validation("resources", "'" + text + "' is not an RBAC object")));
+      out.add(
+          RbacObject.parse(text)
+              .orElseThrow(
+                  () ->
+                      ControlPlaneException.validation(
+                          "resources", "'" + text + "' is not an RBAC object")));
     }
     return out;
   }

@@ -15,8 +15,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Cached upstream key sets, one per configured issuer. A key set is reused for the cache TTL; an
  * unknown {@code kid} may force a refresh, but any fetch for an issuer starts at most once per
- * refresh interval, and concurrent requests that need one share it (they wait for the same
- * future). So a flood of tokens with invented kids costs at most one fetch per interval.
+ * refresh interval, and concurrent requests that need one share it (they wait for the same future).
+ * So a flood of tokens with invented kids costs at most one fetch per interval.
  */
 public final class UpstreamKeySets {
 
@@ -45,14 +45,18 @@ public final class UpstreamKeySets {
     return load(entry(tenant, issuer), issuer, false);
   }
 
-  /** Keys after a token named an unknown kid: a refresh if the interval allows one, else the cached set. */
+  /**
+   * Keys after a token named an unknown kid: a refresh if the interval allows one, else the cached
+   * set.
+   */
   public JWKSet refreshed(String tenant, IssuerRecord issuer) {
     return load(entry(tenant, issuer), issuer, true);
   }
 
   private Entry entry(String tenant, IssuerRecord issuer) {
     // The URLs are part of the key: an issuer updated to new URLs gets a fresh cache entry.
-    String key = tenant + "\n" + issuer.issuer() + "\n" + issuer.jwksUrl() + "\n" + issuer.discoveryUrl();
+    String key =
+        tenant + "\n" + issuer.issuer() + "\n" + issuer.jwksUrl() + "\n" + issuer.discoveryUrl();
     return entries.computeIfAbsent(key, k -> new Entry());
   }
 
@@ -66,7 +70,8 @@ public final class UpstreamKeySets {
         shared = entry.inflight;
       } else if ((fresh && !forced) || throttled(entry, now)) {
         return Optional.ofNullable(entry.keys)
-            .orElseThrow(() -> new TokenRejected("the issuer's signing keys are unavailable; retry later"));
+            .orElseThrow(
+                () -> new TokenRejected("the issuer's signing keys are unavailable; retry later"));
       } else {
         mine = new CompletableFuture<>();
         entry.inflight = mine;

@@ -26,8 +26,8 @@ import java.util.stream.Collectors;
 
 /**
  * Validates an upstream OIDC token for a tenant (spec section 5, decisions.md "Tokens"). The
- * verifier is chosen by the key from the issuer's key set — its type, curve and declared
- * algorithm must fit the header's (allowed) algorithm — never by the header alone.
+ * verifier is chosen by the key from the issuer's key set — its type, curve and declared algorithm
+ * must fit the header's (allowed) algorithm — never by the header alone.
  */
 public final class UpstreamValidator {
 
@@ -46,7 +46,8 @@ public final class UpstreamValidator {
       BiFunction<String, String, Optional<IssuerRecord>> issuers,
       Duration skew,
       Clock clock) {
-    this.allowed = allowedAlgorithms.stream().map(JWSAlgorithm::parse).collect(Collectors.toUnmodifiableSet());
+    this.allowed =
+        allowedAlgorithms.stream().map(JWSAlgorithm::parse).collect(Collectors.toUnmodifiableSet());
     this.keySets = keySets;
     this.issuers = issuers;
     this.skew = skew;
@@ -59,7 +60,8 @@ public final class UpstreamValidator {
     String iss = claims.getIssuer();
     IssuerRecord issuer =
         (iss == null ? Optional.<IssuerRecord>empty() : issuers.apply(tenant, iss))
-            .orElseThrow(() -> new TokenRejected("the token's issuer is not trusted by this tenant"));
+            .orElseThrow(
+                () -> new TokenRejected("the token's issuer is not trusted by this tenant"));
     verifySignature(tenant, issuer, jwt);
     checkTimes(claims);
     checkAudience(claims, issuer);
@@ -101,7 +103,10 @@ public final class UpstreamValidator {
         .toList();
   }
 
-  /** The key's type decides which algorithms it can verify: EC P-256 for ES256, RSA ≥ 2048 bits for RS/PS. */
+  /**
+   * The key's type decides which algorithms it can verify: EC P-256 for ES256, RSA ≥ 2048 bits for
+   * RS/PS.
+   */
   private static boolean fits(JWK key, JWSAlgorithm alg) {
     if (JWSAlgorithm.ES256.equals(alg)) {
       return key instanceof ECKey ec && Curve.P_256.equals(ec.getCurve());
@@ -115,7 +120,9 @@ public final class UpstreamValidator {
   private static boolean verifies(SignedJWT jwt, JWK key) {
     try {
       JWSVerifier verifier =
-          key instanceof ECKey ec ? new ECDSAVerifier(ec.toECPublicKey()) : new RSASSAVerifier(((RSAKey) key).toRSAPublicKey());
+          key instanceof ECKey ec
+              ? new ECDSAVerifier(ec.toECPublicKey())
+              : new RSASSAVerifier(((RSAKey) key).toRSAPublicKey());
       return jwt.verify(verifier);
     } catch (JOSEException | RuntimeException e) {
       return false;
@@ -153,7 +160,10 @@ public final class UpstreamValidator {
     if (!(subject instanceof String sub) || sub.isBlank() || sub.length() > 1024) {
       throw new TokenRejected("the token has no usable " + issuer.subjectClaim() + " claim");
     }
-    Set<String> groups = issuer.groupsClaim() == null ? Set.of() : Groups.from(claims.getClaim(issuer.groupsClaim()));
+    Set<String> groups =
+        issuer.groupsClaim() == null
+            ? Set.of()
+            : Groups.from(claims.getClaim(issuer.groupsClaim()));
     return new UpstreamIdentity(PrincipalId.of(issuer.issuer(), sub), issuer.issuer(), sub, groups);
   }
 }

@@ -30,7 +30,11 @@ public class BootstrapService {
 
   public static final String ADMIN_ROLE = "role:tenant-admin";
   static final List<Action> ADMIN_ACTIONS =
-      List.of(Action.TENANT_MANAGE, Action.RBAC_VIEW, Action.RBAC_POLICY_MANAGE, Action.RBAC_ASSIGNMENT_MANAGE);
+      List.of(
+          Action.TENANT_MANAGE,
+          Action.RBAC_VIEW,
+          Action.RBAC_POLICY_MANAGE,
+          Action.RBAC_ASSIGNMENT_MANAGE);
   private static final Pattern PRINCIPAL_ID = Pattern.compile("^[0-9a-f]{64}$");
 
   @PersistenceContext(unitName = "controlplane")
@@ -44,10 +48,15 @@ public class BootstrapService {
   @Inject AuthConfig config;
 
   /** What to seed. */
-  public record Request(String displayName, List<IssuerRecord> issuers, List<String> adminPrincipals) {}
+  public record Request(
+      String displayName, List<IssuerRecord> issuers, List<String> adminPrincipals) {}
 
   /** What was seeded. */
-  public record Result(String tenant, String displayName, List<IssuerRecord> issuers, List<String> adminPrincipals) {}
+  public record Result(
+      String tenant,
+      String displayName,
+      List<IssuerRecord> issuers,
+      List<String> adminPrincipals) {}
 
   @Transactional
   public Result initialize(String tenant, Request request) {
@@ -63,7 +72,8 @@ public class BootstrapService {
     request.issuers().forEach(i -> issuers.upsert(tenant, i));
     keys.createFirst(tenant);
     String object = "tenant:" + tenant;
-    ADMIN_ACTIONS.forEach(a -> rbac.addPolicy(tenant, new PolicyRule(ADMIN_ROLE, object, a.wireName())));
+    ADMIN_ACTIONS.forEach(
+        a -> rbac.addPolicy(tenant, new PolicyRule(ADMIN_ROLE, object, a.wireName())));
     request.adminPrincipals().forEach(p -> rbac.addGrouping(tenant, new Grouping(p, ADMIN_ROLE)));
     return new Result(tenant, request.displayName(), request.issuers(), request.adminPrincipals());
   }
@@ -93,7 +103,10 @@ public class BootstrapService {
     for (String p : request.adminPrincipals()) {
       boolean group = p != null && p.startsWith("group:") && Names.isValid(p.substring(6));
       if (p == null || !(group || PRINCIPAL_ID.matcher(p).matches())) {
-        errors.add(new FieldError("initial_admin_principals", "'" + p + "' is not a principal id (64 lowercase hex) or group:<name>"));
+        errors.add(
+            new FieldError(
+                "initial_admin_principals",
+                "'" + p + "' is not a principal id (64 lowercase hex) or group:<name>"));
       }
     }
     if (!errors.isEmpty()) {

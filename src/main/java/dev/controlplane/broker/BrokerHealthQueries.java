@@ -28,7 +28,11 @@ public class BrokerHealthQueries {
 
   /** Aggregated over every shard of a stream, from the reports of live brokers. */
   public record StreamMetrics(
-      long activeSubscribers, double publishRate, long storageBytes, int shardsReporting, int shardsInSync) {
+      long activeSubscribers,
+      double publishRate,
+      long storageBytes,
+      int shardsReporting,
+      int shardsInSync) {
     public static final StreamMetrics NONE = new StreamMetrics(0, 0, 0, 0, 0);
   }
 
@@ -36,7 +40,9 @@ public class BrokerHealthQueries {
     Number n =
         (Number)
             em.createNativeQuery(
-                    "SELECT coalesce(sum(coalesce((s->>'active_subscribers')::bigint, 0)), 0)" + SHARDS + " AND s->>'stream' = ?3")
+                    "SELECT coalesce(sum(coalesce((s->>'active_subscribers')::bigint, 0)), 0)"
+                        + SHARDS
+                        + " AND s->>'stream' = ?3")
                 .setParameter(1, ref.tenant())
                 .setParameter(2, ref.namespace())
                 .setParameter(3, ref.stream())

@@ -39,12 +39,19 @@ public class BrokerRegistry {
 
   @Transactional
   public Registered register(
-      String brokerId, String address, Integer maxShards, Integer maxConnections, Map<String, String> metadata) {
+      String brokerId,
+      String address,
+      Integer maxShards,
+      Integer maxConnections,
+      Map<String, String> metadata) {
     Broker requested = validated(brokerId, address, maxShards, maxConnections, metadata);
     VersionedWrite write = changeLog.begin();
     Optional<Broker> current = store.broker(brokerId);
     Broker.Status status =
-        current.map(Broker::status).filter(s -> s == Broker.Status.DRAINING).orElse(Broker.Status.ACTIVE);
+        current
+            .map(Broker::status)
+            .filter(s -> s == Broker.Status.DRAINING)
+            .orElse(Broker.Status.ACTIVE);
     Broker wanted = requested.withStatus(status);
     Broker stored =
         current.isPresent() && current.get().withVersion(0).equals(wanted)
@@ -57,13 +64,16 @@ public class BrokerRegistry {
 
   @Transactional
   public Registered reportHealth(HealthReport report) {
-    // Heartbeats are not versioned, but only the leader records them: its failure detector reads them.
+    // Heartbeats are not versioned, but only the leader records them: its failure detector reads
+    // them.
     guard.requireLeader();
     Broker current =
         store
             .broker(report.brokerId())
             .orElseThrow(
-                () -> ControlPlaneException.notFound("broker " + report.brokerId() + " is not registered; register it first"));
+                () ->
+                    ControlPlaneException.notFound(
+                        "broker " + report.brokerId() + " is not registered; register it first"));
     recordHeartbeat(report.brokerId(), report);
     if (current.status() != Broker.Status.DOWN) {
       return new Registered(current, changeLog.bounds().head());
@@ -71,13 +81,16 @@ public class BrokerRegistry {
     VersionedWrite write = changeLog.begin();
     Broker latest = store.broker(report.brokerId()).orElseThrow();
     Broker stored =
-        latest.status() == Broker.Status.DOWN ? write.put(latest.withStatus(Broker.Status.ACTIVE), latest) : latest;
+        latest.status() == Broker.Status.DOWN
+            ? write.put(latest.withStatus(Broker.Status.ACTIVE), latest)
+            : latest;
     return new Registered(stored, write.version());
   }
 
   /** Marks a broker down if it still is not heartbeating; false when it recovered meanwhile. */
   @Transactional
-  public boolean markDownIfSilent(String brokerId, java.time.Duration silence, java.time.Instant graceStart) {
+  public boolean markDownIfSilent(
+      String brokerId, java.time.Duration silence, java.time.Instant graceStart) {
     VersionedWrite write = changeLog.begin();
     Optional<Broker> current = store.broker(brokerId).filter(b -> b.status() != Broker.Status.DOWN);
     if (current.isEmpty() || !silentSince(brokerId, silence, graceStart)) {
@@ -92,24 +105,30 @@ public class BrokerRegistry {
   @Transactional
   public Registered setStatus(String brokerId, Broker.Status status) {
     if (status == Broker.Status.DOWN) {
-      throw ControlPlaneException.validation("status", "must be draining or active; down is set by failure detection");
+      throw ControlPlaneException.validation(
+          "status", "must be draining or active; down is set by failure detection");
     }
     VersionedWrite write = changeLog.begin();
     Broker current =
-        store.broker(brokerId).orElseThrow(() -> ControlPlaneException.notFound("broker " + brokerId + " does not exist"));
+        store
+            .broker(brokerId)
+            .orElseThrow(
+                () -> ControlPlaneException.notFound("broker " + brokerId + " does not exist"));
     if (current.status() == Broker.Status.DOWN) {
       throw new dev.controlplane.error.ControlPlaneException(
           dev.controlplane.error.ErrorCode.FAILED_PRECONDITION,
           "broker " + brokerId + " is down; it becomes active again by reporting health");
     }
-    Broker stored = current.status() == status ? current : write.put(current.withStatus(status), current);
+    Broker stored =
+        current.status() == status ? current : write.put(current.withStatus(status), current);
     return new Registered(stored, write.version());
   }
 
   /** Brokers not marked down whose last heartbeat (or the grace start, if later) is too old. */
   @Transactional
   @SuppressWarnings("unchecked")
-  public java.util.List<String> silentBrokers(java.time.Duration silence, java.time.Instant graceStart) {
+  public java.util.List<String> silentBrokers(
+      java.time.Duration silence, java.time.Instant graceStart) {
     return em.createNativeQuery(
             "SELECT b.name FROM brokers b JOIN broker_health h ON h.broker = b.name"
                 + " WHERE b.status <> 'down' AND greatest(h.last_heartbeat_at, ?1) < now() - make_interval(secs => ?2)")
@@ -118,7 +137,8 @@ public class BrokerRegistry {
         .getResultList();
   }
 
-  private boolean silentSince(String brokerId, java.time.Duration silence, java.time.Instant graceStart) {
+  private boolean silentSince(
+      String brokerId, java.time.Duration silence, java.time.Instant graceStart) {
     return !em.createNativeQuery(
             "SELECT 1 FROM broker_health WHERE broker = ?1"
                 + " AND greatest(last_heartbeat_at, ?2) < now() - make_interval(secs => ?3) FOR UPDATE")
@@ -150,7 +170,11 @@ public class BrokerRegistry {
 
   /** Runs a registration through the same validation as a Broker document. */
   private Broker validated(
-      String brokerId, String address, Integer maxShards, Integer maxConnections, Map<String, String> metadata) {
+      String brokerId,
+      String address,
+      Integer maxShards,
+      Integer maxConnections,
+      Map<String, String> metadata) {
     ObjectNode doc = codec.newObject();
     doc.put("apiVersion", ResourceCodec.API_VERSION);
     doc.put("kind", ResourceKind.BROKER.kindName());
@@ -165,6 +189,7 @@ public class BrokerRegistry {
     if (maxConnections != null) {
       capacity.put("max_connections", maxConnections);
     }
-    return (Broker) codec.read(doc, ResourceKind.BROKER, Map.of("name", brokerId == null ? "" : brokerId));
+    return (Broker)
+        codec.read(doc, ResourceKind.BROKER, Map.of("name", brokerId == null ? "" : brokerId));
   }
 }

@@ -21,7 +21,8 @@ public final class PlacementPlanner {
 
   private PlacementPlanner() {}
 
-  public static List<ShardAssignment> placeShards(int shards, int replicationFactor, List<BrokerLoad> candidates) {
+  public static List<ShardAssignment> placeShards(
+      int shards, int replicationFactor, List<BrokerLoad> candidates) {
     Map<String, BrokerLoad> load = new LinkedHashMap<>();
     candidates.forEach(c -> load.put(c.name(), c));
     List<ShardAssignment> out = new ArrayList<>(shards);
@@ -29,11 +30,17 @@ public final class PlacementPlanner {
       List<BrokerLoad> chosen = chooseReplicas(replicationFactor, load, shard);
       BrokerLoad leader =
           chosen.stream()
-              .min(Comparator.comparingInt(BrokerLoad::leaders).thenComparingInt(BrokerLoad::replicas).thenComparing(BrokerLoad::name))
+              .min(
+                  Comparator.comparingInt(BrokerLoad::leaders)
+                      .thenComparingInt(BrokerLoad::replicas)
+                      .thenComparing(BrokerLoad::name))
               .orElseThrow();
       List<String> replicas = new ArrayList<>();
       replicas.add(leader.name());
-      chosen.stream().map(BrokerLoad::name).filter(n -> !n.equals(leader.name())).forEach(replicas::add);
+      chosen.stream()
+          .map(BrokerLoad::name)
+          .filter(n -> !n.equals(leader.name()))
+          .forEach(replicas::add);
       for (BrokerLoad b : chosen) {
         load.put(b.name(), load.get(b.name()).plusReplica(b.name().equals(leader.name())));
       }

@@ -33,20 +33,29 @@ public class ShardLeadership {
   public Transfer transfer(StreamRef ref, int shardId, String target) {
     VersionedWrite write = changeLog.begin();
     ShardPlacement placement =
-        store.placement(ref).orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
+        store
+            .placement(ref)
+            .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
     ShardAssignment shard =
         placement.placements().stream()
             .filter(a -> a.shardId() == shardId)
             .findFirst()
-            .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " has no shard " + shardId));
+            .orElseThrow(
+                () -> ControlPlaneException.notFound("stream " + ref + " has no shard " + shardId));
     if (!shard.replicas().contains(target)) {
       throw new ControlPlaneException(
-          ErrorCode.FAILED_PRECONDITION, "broker " + target + " holds no replica of shard " + shardId + " of " + ref);
+          ErrorCode.FAILED_PRECONDITION,
+          "broker " + target + " holds no replica of shard " + shardId + " of " + ref);
     }
-    Broker broker = store.broker(target).orElseThrow(() -> ControlPlaneException.notFound("broker " + target + " does not exist"));
+    Broker broker =
+        store
+            .broker(target)
+            .orElseThrow(
+                () -> ControlPlaneException.notFound("broker " + target + " does not exist"));
     if (broker.status() != Broker.Status.ACTIVE) {
       throw new ControlPlaneException(
-          ErrorCode.FAILED_PRECONDITION, "broker " + target + " is " + broker.status().wire() + ", not active");
+          ErrorCode.FAILED_PRECONDITION,
+          "broker " + target + " is " + broker.status().wire() + ", not active");
     }
     if (shard.leader().equals(target)) {
       return new Transfer(target, target, write.version());
@@ -61,7 +70,8 @@ public class ShardLeadership {
    * (nothing can serve it) until a rebalance places it elsewhere.
    */
   public void moveLeadershipsOff(VersionedWrite write, String down) {
-    Map<String, Broker> brokers = store.allBrokers().stream().collect(Collectors.toMap(Broker::name, Function.identity()));
+    Map<String, Broker> brokers =
+        store.allBrokers().stream().collect(Collectors.toMap(Broker::name, Function.identity()));
     for (ShardPlacement placement : store.placementsLedBy(down)) {
       ShardPlacement updated = placement;
       for (ShardAssignment a : placement.placements()) {
@@ -70,7 +80,11 @@ public class ShardLeadership {
         }
         var next =
             a.replicas().stream()
-                .filter(r -> !r.equals(down) && brokers.containsKey(r) && brokers.get(r).status() == Broker.Status.ACTIVE)
+                .filter(
+                    r ->
+                        !r.equals(down)
+                            && brokers.containsKey(r)
+                            && brokers.get(r).status() == Broker.Status.ACTIVE)
                 .min(Comparator.comparing((String r) -> r));
         if (next.isPresent()) {
           updated = withLeader(updated, a.shardId(), next.get());
@@ -94,6 +108,7 @@ public class ShardLeadership {
       a.replicas().stream().filter(r -> !r.equals(leader)).forEach(replicas::add);
       shards.add(new ShardAssignment(shardId, leader, replicas));
     }
-    return new ShardPlacement(placement.tenant(), placement.namespace(), placement.stream(), shards, placement.version());
+    return new ShardPlacement(
+        placement.tenant(), placement.namespace(), placement.stream(), shards, placement.version());
   }
 }

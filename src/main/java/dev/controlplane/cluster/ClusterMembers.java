@@ -14,7 +14,8 @@ import java.util.Map;
  */
 public final class ClusterMembers {
 
-  private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
+  private static final java.util.regex.Pattern ID =
+      java.util.regex.Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
 
   private final Map<String, InetSocketAddress> members;
 
@@ -30,7 +31,8 @@ public final class ClusterMembers {
       }
       String[] idAndAddress = entry.trim().split("=", 2);
       if (idAndAddress.length != 2 || !ID.matcher(idAndAddress[0].trim()).matches()) {
-        throw invalid(text, "'" + entry.trim() + "' is not id=host:port with an id of a-z 0-9 . _ -");
+        throw invalid(
+            text, "'" + entry.trim() + "' is not id=host:port with an id of a-z 0-9 . _ -");
       }
       String id = idAndAddress[0].trim();
       if (members.put(id, address(text, idAndAddress[1].trim())) != null) {
@@ -58,7 +60,8 @@ public final class ClusterMembers {
   }
 
   private static IllegalArgumentException invalid(String text, String why) {
-    return new IllegalArgumentException("service.controlplane.cluster.members = '" + text + "': " + why);
+    return new IllegalArgumentException(
+        "service.controlplane.cluster.members = '" + text + "': " + why);
   }
 
   public boolean isEmpty() {

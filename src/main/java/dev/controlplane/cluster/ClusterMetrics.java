@@ -25,7 +25,8 @@ public class ClusterMetrics implements LeadershipEvents {
         registry.counter(
             Metadata.builder()
                 .withName("controlplane.leader.changes")
-                .withDescription("Times this node saw the cluster's leader change (elections observed)")
+                .withDescription(
+                    "Times this node saw the cluster's leader change (elections observed)")
                 .build());
     termsWon =
         registry.counter(
@@ -37,7 +38,8 @@ public class ClusterMetrics implements LeadershipEvents {
         registry.counter(
             Metadata.builder()
                 .withName("controlplane.write.rejections")
-                .withDescription("Writes refused because this node was not the leader or its term was stale")
+                .withDescription(
+                    "Writes refused because this node was not the leader or its term was stale")
                 .build());
     registry.gauge(
         Metadata.builder()
@@ -47,7 +49,10 @@ public class ClusterMetrics implements LeadershipEvents {
         leadership,
         l -> l.term().orElse(0));
     registry.gauge(
-        Metadata.builder().withName("controlplane.leader").withDescription("1 when this node is the leader").build(),
+        Metadata.builder()
+            .withName("controlplane.leader")
+            .withDescription("1 when this node is the leader")
+            .build(),
         leadership,
         l -> l.role() == Leadership.Role.LEADER ? 1 : 0);
   }

@@ -27,7 +27,8 @@ public final class LeaderDuties {
 
   public void every(Duration period, String name, Runnable duty) {
     long millis = Math.max(50, period.toMillis());
-    scheduler.scheduleWithFixedDelay(() -> runIfLeader(name, duty), millis, millis, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        () -> runIfLeader(name, duty), millis, millis, TimeUnit.MILLISECONDS);
   }
 
   private void runIfLeader(String name, Runnable duty) {
@@ -37,7 +38,9 @@ public final class LeaderDuties {
     try {
       duty.run();
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "leader duty '" + name + "' failed; it runs again next period: " + e.getMessage());
+      LOG.log(
+          Level.WARNING,
+          "leader duty '" + name + "' failed; it runs again next period: " + e.getMessage());
     }
   }
 

@@ -7,17 +7,20 @@ import java.util.OptionalLong;
  * This node's view of leadership.
  *
  * <h2>Lifecycle</h2>
+ *
  * A node starts as a follower. When it wins leadership it records its term in {@code cluster_state}
  * (a term greater than any before) and only then reports {@link #term()}; when it loses it stops
  * reporting a term before anything else happens.
  *
  * <h2>Fencing</h2>
+ *
  * {@link #term()} is a claim, not a proof: a paused leader may still believe it leads. Every write
  * transaction compares the claim with the recorded term while holding the row lock of {@code
  * cluster_state} ({@link dev.controlplane.metadata.log.ChangeLog#begin()}), so a stale leader's
  * write fails instead of committing.
  *
  * <h2>Thread safety</h2>
+ *
  * Implementations are read from any thread.
  */
 public interface Leadership {
@@ -31,12 +34,15 @@ public interface Leadership {
   /** Where clients can reach the leader's HTTP API, when known (for a {@code Location} header). */
   Optional<String> leaderHttpAddress();
 
-  /** Where brokers can reach the leader's gRPC API ({@code host:port}), when known (for {@code x-leader}). */
+  /**
+   * Where brokers can reach the leader's gRPC API ({@code host:port}), when known (for {@code
+   * x-leader}).
+   */
   Optional<String> leaderGrpcAddress();
 
   /**
-   * The fencing term of the current leader as far as this node knows (its own when it leads), 0 when
-   * none is known; for health and metrics only, never for fencing.
+   * The fencing term of the current leader as far as this node knows (its own when it leads), 0
+   * when none is known; for health and metrics only, never for fencing.
    */
   default long knownTerm() {
     return term().orElse(0);

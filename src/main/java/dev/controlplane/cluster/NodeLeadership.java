@@ -36,7 +36,8 @@ public class NodeLeadership implements Leadership {
     ClusterMembers members = config.clusterMembers();
     if (members.isEmpty()) {
       SingleNodeLeadership single =
-          new SingleNodeLeadership(config.nodeId(), config.advertisedHttp(), config.advertisedGrpc());
+          new SingleNodeLeadership(
+              config.nodeId(), config.advertisedHttp(), config.advertisedGrpc());
       single.lead(terms);
       delegate = single;
       metrics.termWon(single.term().orElse(0));

@@ -58,14 +58,15 @@ public final class RaftLeadership implements Leadership {
   private long refusedRaftTerm = -1;
   private long refusedSince;
 
-  public RaftLeadership(
-      ClusterSettings settings, TermStore terms, LeadershipEvents events) throws Exception {
+  public RaftLeadership(ClusterSettings settings, TermStore terms, LeadershipEvents events)
+      throws Exception {
     this.nodeId = settings.nodeId();
     this.httpUrl = settings.httpUrl();
     this.grpcAddress = settings.grpcAddress();
     this.terms = terms;
     this.events = events;
-    this.raft = RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
+    this.raft =
+        RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
     raft.addRoleListener(this::roleChanged);
     raft.channel()
         .setReceiver(
@@ -128,7 +129,13 @@ public final class RaftLeadership implements Leadership {
       leader = known;
       nextRefreshAt = 0;
       events.leaderChanged(known);
-      LOG.info("node " + nodeId + ": Raft leader is " + (known == null ? "unknown" : known) + " in Raft term " + raftTerm);
+      LOG.info(
+          "node "
+              + nodeId
+              + ": Raft leader is "
+              + (known == null ? "unknown" : known)
+              + " in Raft term "
+              + raftTerm);
     }
     if (!raftLeads) {
       stepDown("not the Raft leader");
@@ -158,12 +165,26 @@ public final class RaftLeadership implements Leadership {
       }
       if (term == claimed.get()) {
         events.termWon(term);
-        LOG.info("node " + nodeId + " leads in term " + term + " (Raft term " + raftTerm + (force ? ", forced" : "") + ")");
+        LOG.info(
+            "node "
+                + nodeId
+                + " leads in term "
+                + term
+                + " (Raft term "
+                + raftTerm
+                + (force ? ", forced" : "")
+                + ")");
       }
       nextRefreshAt = 0;
     } catch (SQLException e) {
       nextClaimAt = now + RETRY_MILLIS;
-      LOG.warning("node " + nodeId + " won Raft term " + raftTerm + " but cannot record it yet: " + e.getMessage());
+      LOG.warning(
+          "node "
+              + nodeId
+              + " won Raft term "
+              + raftTerm
+              + " but cannot record it yet: "
+              + e.getMessage());
     }
   }
 
@@ -172,8 +193,12 @@ public final class RaftLeadership implements Leadership {
       refusedRaftTerm = raftTerm;
       refusedSince = now;
       LOG.warning(
-          "node " + nodeId + " is Raft leader in Raft term " + raftTerm
-              + " but a later Raft term is recorded; waiting to be deposed, or claiming anyway after " + FORCE_AFTER);
+          "node "
+              + nodeId
+              + " is Raft leader in Raft term "
+              + raftTerm
+              + " but a later Raft term is recorded; waiting to be deposed, or claiming anyway after "
+              + FORCE_AFTER);
     }
     nextClaimAt = now + RETRY_MILLIS;
   }
@@ -185,7 +210,13 @@ public final class RaftLeadership implements Leadership {
       recorded = current;
       long mine = term;
       if (mine != 0 && current.term() != mine) {
-        stepDown("term " + mine + " was superseded by term " + current.term() + " of " + current.nodeId());
+        stepDown(
+            "term "
+                + mine
+                + " was superseded by term "
+                + current.term()
+                + " of "
+                + current.nodeId());
       }
       boolean settled = leader != null && leader.equals(current.nodeId());
       nextRefreshAt = now + (settled ? REFRESH_MILLIS : 4 * TICK_MILLIS);

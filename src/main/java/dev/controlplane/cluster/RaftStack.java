@@ -30,11 +30,11 @@ import org.jgroups.raft.StateMachine;
 import org.jgroups.stack.Protocol;
 
 /**
- * The JGroups stack of a cluster node (stack-notes.md, jgroups-raft): TCP with TCPPING on the
- * fixed member addresses, MERGE3 so a paused or partitioned node rejoins, FD_SOCK2 (a crashed
- * process is suspected at once) and FD_ALL3 (a frozen one after the failure timeout), ELECTION2
- * with pre-vote, and RAFT with a file-based log. Raft only elects: nothing is ever appended to its
- * log by the service, so its state machine is empty.
+ * The JGroups stack of a cluster node (stack-notes.md, jgroups-raft): TCP with TCPPING on the fixed
+ * member addresses, MERGE3 so a paused or partitioned node rejoins, FD_SOCK2 (a crashed process is
+ * suspected at once) and FD_ALL3 (a frozen one after the failure timeout), ELECTION2 with pre-vote,
+ * and RAFT with a file-based log. Raft only elects: nothing is ever appended to its log by the
+ * service, so its state machine is empty.
  */
 final class RaftStack {
 
@@ -42,7 +42,8 @@ final class RaftStack {
 
   private RaftStack() {}
 
-  static RaftHandle create(ClusterMembers members, String nodeId, Path dataDir, Duration failureTimeout)
+  static RaftHandle create(
+      ClusterMembers members, String nodeId, Path dataDir, Duration failureTimeout)
       throws Exception {
     org.jgroups.logging.LogFactory.useJdkLogger(true);
     Files.createDirectories(dataDir);
@@ -93,7 +94,9 @@ final class RaftStack {
   }
 
   private static List<InetSocketAddress> resolved(List<InetSocketAddress> addresses) {
-    return addresses.stream().map(a -> new InetSocketAddress(a.getHostString(), a.getPort())).toList();
+    return addresses.stream()
+        .map(a -> new InetSocketAddress(a.getHostString(), a.getPort()))
+        .toList();
   }
 
   /** The service keeps its state in PostgreSQL; the Raft log carries nothing to apply. */

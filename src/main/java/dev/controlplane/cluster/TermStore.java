@@ -63,7 +63,8 @@ public final class TermStore {
         if (!rs.next()) {
           return LeaderRecord.NONE;
         }
-        return new LeaderRecord(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5));
+        return new LeaderRecord(
+            rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5));
       }
     }
   }

@@ -29,7 +29,11 @@ public class WriteGuard {
   /** The refusal of a write whose term is no longer the recorded one. */
   public ControlPlaneException stale(long term, long recorded, LeaderHint recordedLeader) {
     return refuse(
-        "leadership term " + term + " is no longer current (current term " + recorded + "); retry on the leader",
+        "leadership term "
+            + term
+            + " is no longer current (current term "
+            + recorded
+            + "); retry on the leader",
         recordedLeader);
   }
 
@@ -37,7 +41,8 @@ public class WriteGuard {
     return leadership
         .leaderId()
         .map(id -> "this node is not the leader; the leader is " + id)
-        .orElse("no leader is known (an election is in progress or there is no quorum); retry shortly");
+        .orElse(
+            "no leader is known (an election is in progress or there is no quorum); retry shortly");
   }
 
   private LeaderHint knownLeader() {
@@ -46,7 +51,9 @@ public class WriteGuard {
         .map(
             id ->
                 new LeaderHint(
-                    id, leadership.leaderHttpAddress().orElse(null), leadership.leaderGrpcAddress().orElse(null)))
+                    id,
+                    leadership.leaderHttpAddress().orElse(null),
+                    leadership.leaderGrpcAddress().orElse(null)))
         .orElse(null);
   }
 

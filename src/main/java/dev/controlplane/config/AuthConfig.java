@@ -93,13 +93,17 @@ public class AuthConfig {
       if (!alg.isEmpty()) {
         if (!SUPPORTED_ALGORITHMS.contains(alg)) {
           throw new IllegalArgumentException(
-              "service.controlplane.oidc.allowed.algorithms: '" + part.trim() + "' is not one of " + SUPPORTED_ALGORITHMS);
+              "service.controlplane.oidc.allowed.algorithms: '"
+                  + part.trim()
+                  + "' is not one of "
+                  + SUPPORTED_ALGORITHMS);
         }
         algorithms.add(alg);
       }
     }
     if (algorithms.isEmpty()) {
-      throw new IllegalArgumentException("service.controlplane.oidc.allowed.algorithms must name at least one algorithm");
+      throw new IllegalArgumentException(
+          "service.controlplane.oidc.allowed.algorithms must name at least one algorithm");
     }
     return Set.copyOf(algorithms);
   }
@@ -117,7 +121,8 @@ public class AuthConfig {
   }
 
   public Duration jwksRefreshInterval() {
-    return ControlPlaneConfig.duration("service.controlplane.oidc.jwks.refresh.interval", jwksRefreshInterval);
+    return ControlPlaneConfig.duration(
+        "service.controlplane.oidc.jwks.refresh.interval", jwksRefreshInterval);
   }
 
   public Duration tokenTtl() {
@@ -129,11 +134,13 @@ public class AuthConfig {
   }
 
   public Duration keyRotationPeriod() {
-    return ControlPlaneConfig.duration("service.controlplane.key.rotation.period", keyRotationPeriod);
+    return ControlPlaneConfig.duration(
+        "service.controlplane.key.rotation.period", keyRotationPeriod);
   }
 
   public Duration keyRotationCheckInterval() {
-    return ControlPlaneConfig.duration("service.controlplane.key.rotation.check.interval", keyRotationCheckInterval);
+    return ControlPlaneConfig.duration(
+        "service.controlplane.key.rotation.check.interval", keyRotationCheckInterval);
   }
 
   public boolean bootstrapEnabled() {
@@ -156,7 +163,8 @@ public class AuthConfig {
     jwksRefreshInterval();
     keyRotationCheckInterval();
     if (tokenTtl().isZero() || jwksMaxAge().isZero()) {
-      throw new IllegalArgumentException("service.controlplane.token.ttl and jwks.max.age must be positive");
+      throw new IllegalArgumentException(
+          "service.controlplane.token.ttl and jwks.max.age must be positive");
     }
     if (keyRotationPeriod().compareTo(jwksMaxAge().plus(tokenTtl())) <= 0) {
       throw new IllegalArgumentException(
@@ -182,7 +190,8 @@ public class AuthConfig {
     try {
       key = Base64.getDecoder().decode(text.trim());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not valid base64");
+      throw new IllegalArgumentException(
+          "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not valid base64");
     }
     if (key.length != 32) {
       throw new IllegalArgumentException(

@@ -52,7 +52,9 @@ public class ControlPlaneConfig {
   String raftFailureTimeout;
 
   @Inject
-  @ConfigProperty(name = "service.controlplane.db.url", defaultValue = "jdbc:postgresql://127.0.0.1:5432/controlplane")
+  @ConfigProperty(
+      name = "service.controlplane.db.url",
+      defaultValue = "jdbc:postgresql://127.0.0.1:5432/controlplane")
   String dbUrl;
 
   @Inject
@@ -136,7 +138,9 @@ public class ControlPlaneConfig {
    * wildcard bind host advertises 127.0.0.1, so set it when clients come from other machines).
    */
   public String advertisedHttp() {
-    return advertisedHttp.filter(s -> !s.isBlank()).orElse("http://" + advertisedHost() + ":" + httpPort);
+    return advertisedHttp
+        .filter(s -> !s.isBlank())
+        .orElse("http://" + advertisedHost() + ":" + httpPort);
   }
 
   /** Where brokers reach this node's gRPC API ({@code host:port}). */
@@ -157,12 +161,18 @@ public class ControlPlaneConfig {
     return dev.controlplane.cluster.ClusterMembers.parse(clusterMembers.orElse(""));
   }
 
-  /** Where Raft keeps its term, vote and log: the setting, else java.io.tmpdir/controlplane-raft/NODE. */
+  /**
+   * Where Raft keeps its term, vote and log: the setting, else
+   * java.io.tmpdir/controlplane-raft/NODE.
+   */
   public java.nio.file.Path raftDataDir() {
     return raftDataDir
         .filter(s -> !s.isBlank())
         .map(java.nio.file.Path::of)
-        .orElseGet(() -> java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "controlplane-raft", nodeId));
+        .orElseGet(
+            () ->
+                java.nio.file.Path.of(
+                    System.getProperty("java.io.tmpdir"), "controlplane-raft", nodeId));
   }
 
   /** How long a silent cluster member takes to be suspected (JGroups FD_ALL3 timeout). */
@@ -249,26 +259,36 @@ public class ControlPlaneConfig {
     streamDeleteGrace();
     streamPurgeInterval();
     if (raftFailureTimeout().toMillis() < 500) {
-      throw new IllegalArgumentException("service.controlplane.raft.failure.timeout must be at least 500ms");
+      throw new IllegalArgumentException(
+          "service.controlplane.raft.failure.timeout must be at least 500ms");
     }
     var members = clusterMembers();
     if (!members.isEmpty() && !members.contains(nodeId)) {
       throw new IllegalArgumentException(
-          "service.controlplane.node.id = '" + nodeId + "' is not one of service.controlplane.cluster.members "
+          "service.controlplane.node.id = '"
+              + nodeId
+              + "' is not one of service.controlplane.cluster.members "
               + members.ids());
     }
-    if (watchWindow < 1 || httpMaxBody < 1 || snapshotChunkBytes < 1024 || retentionMinVersions < 1) {
+    if (watchWindow < 1
+        || httpMaxBody < 1
+        || snapshotChunkBytes < 1024
+        || retentionMinVersions < 1) {
       throw new IllegalArgumentException(
           "watch.window, http.max.body and retention.min.versions must be positive and snapshot.chunk.bytes at least 1024");
     }
   }
 
-  /** Parses a duration setting, naming the setting when it is malformed (shared with AuthConfig). */
+  /**
+   * Parses a duration setting, naming the setting when it is malformed (shared with AuthConfig).
+   */
   static Duration duration(String name, String text) {
     return DurationValue.parse(text)
         .map(DurationValue::toDuration)
         .orElseThrow(
-            () -> new IllegalArgumentException(name + " = '" + text + "' is not " + DurationValue.GRAMMAR));
+            () ->
+                new IllegalArgumentException(
+                    name + " = '" + text + "' is not " + DurationValue.GRAMMAR));
   }
 
   /** What the service does with the schema at start. */
@@ -284,7 +304,9 @@ public class ControlPlaneConfig {
         case "none" -> NONE;
         default ->
             throw new IllegalArgumentException(
-                "service.controlplane.db.migrate = '" + text + "' is not one of migrate, validate, none");
+                "service.controlplane.db.migrate = '"
+                    + text
+                    + "' is not one of migrate, validate, none");
       };
     }
   }

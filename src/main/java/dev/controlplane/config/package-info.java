@@ -1,2 +1,5 @@
-/** Settings, read through MicroProfile Config; every one has an environment variable and a default (docs/configuration.md). */
+/**
+ * Settings, read through MicroProfile Config; every one has an environment variable and a default
+ * (docs/configuration.md).
+ */
 package dev.controlplane.config;

@@ -27,16 +27,24 @@ public final class SchemaMigrations {
             .load();
   }
 
-  /** Applies or validates; throws {@link SchemaMismatchException} with an operator-facing message. */
+  /**
+   * Applies or validates; throws {@link SchemaMismatchException} with an operator-facing message.
+   */
   public void prepare(MigrateMode mode) {
     switch (mode) {
       case MIGRATE -> {
         var result = flyway.migrate();
-        LOG.info("schema migrated to version " + result.targetSchemaVersion + " (" + result.migrationsExecuted + " applied)");
+        LOG.info(
+            "schema migrated to version "
+                + result.targetSchemaVersion
+                + " ("
+                + result.migrationsExecuted
+                + " applied)");
         validate();
       }
       case VALIDATE -> validate();
-      case NONE -> LOG.warning("schema validation is switched off (SERVICE_CONTROLPLANE_DB_MIGRATE=none)");
+      case NONE ->
+          LOG.warning("schema validation is switched off (SERVICE_CONTROLPLANE_DB_MIGRATE=none)");
     }
   }
 
@@ -45,7 +53,11 @@ public final class SchemaMigrations {
     if (!result.validationSuccessful) {
       String details =
           result.invalidMigrations.stream()
-              .map(m -> (m.version == null ? m.filepath : "version " + m.version) + ": " + m.errorDetails.errorMessage)
+              .map(
+                  m ->
+                      (m.version == null ? m.filepath : "version " + m.version)
+                          + ": "
+                          + m.errorDetails.errorMessage)
               .collect(Collectors.joining("; "));
       throw new SchemaMismatchException(
           "The database schema does not match this build ("

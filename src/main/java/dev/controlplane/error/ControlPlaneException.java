@@ -22,7 +22,11 @@ public class ControlPlaneException extends RuntimeException {
   }
 
   protected ControlPlaneException(
-      ErrorCode code, String message, List<FieldError> fieldErrors, LeaderHint leaderHint, Throwable cause) {
+      ErrorCode code,
+      String message,
+      List<FieldError> fieldErrors,
+      LeaderHint leaderHint,
+      Throwable cause) {
     super(message, cause);
     this.code = code;
     this.fieldErrors = List.copyOf(fieldErrors);
@@ -49,7 +53,9 @@ public class ControlPlaneException extends RuntimeException {
     return new ControlPlaneException(ErrorCode.CONFLICT, message);
   }
 
-  /** This node cannot write; {@code leader} names the node that can, when one is known (else null). */
+  /**
+   * This node cannot write; {@code leader} names the node that can, when one is known (else null).
+   */
   public static ControlPlaneException notLeader(String message, LeaderHint leader) {
     return new ControlPlaneException(ErrorCode.NOT_LEADER, message, List.of(), leader, null);
   }

@@ -19,7 +19,8 @@ public final class Failures {
       }
     }
     if (isDatabaseUnavailable(failure)) {
-      return Optional.of(ControlPlaneException.unavailable("the database is unavailable; retry shortly", failure));
+      return Optional.of(
+          ControlPlaneException.unavailable("the database is unavailable; retry shortly", failure));
     }
     return Optional.empty();
   }
@@ -28,7 +29,8 @@ public final class Failures {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql) {
         String state = sql.getSQLState();
-        if (state != null && (state.startsWith("08") || state.startsWith("57P") || state.equals("53300"))) {
+        if (state != null
+            && (state.startsWith("08") || state.startsWith("57P") || state.equals("53300"))) {
           return true;
         }
       }

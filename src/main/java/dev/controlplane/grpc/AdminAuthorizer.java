@@ -39,13 +39,17 @@ final class AdminAuthorizer implements ServerInterceptor {
   }
 
   @Override
-  public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+  public <Q, R> ServerCall.Listener<Q> interceptCall(
+      ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
     if (!service.equals(call.getMethodDescriptor().getServiceName())) {
       return next.startCall(call, headers);
     }
     String authorization = headers.get(BrokerCredentialInterceptor.AUTHORIZATION);
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      call.close(Status.UNAUTHENTICATED.withDescription("admin RPCs need authorization: Bearer <service token>"), new Metadata());
+      call.close(
+          Status.UNAUTHENTICATED.withDescription(
+              "admin RPCs need authorization: Bearer <service token>"),
+          new Metadata());
       return new ServerCall.Listener<>() {};
     }
     Context context = Context.current().withValue(BEARER, authorization.substring(7).trim());
@@ -63,19 +67,26 @@ final class AdminAuthorizer implements ServerInterceptor {
     }
     var verified = tokens.verify(bearer, tenant);
     if (!Permission.anyCovers(verified.perms(), new Permission(action, object))) {
-      throw new ControlPlaneException(ErrorCode.FORBIDDEN, "this needs " + action + " on " + object);
+      throw new ControlPlaneException(
+          ErrorCode.FORBIDDEN, "this needs " + action + " on " + object);
     }
   }
 
-  /** Operations on the whole cluster (brokers, cluster-wide rebalancing) belong to the platform operator. */
+  /**
+   * Operations on the whole cluster (brokers, cluster-wide rebalancing) belong to the platform
+   * operator.
+   */
   void requireOperator() {
     if (!isOperator(BEARER.get())) {
-      throw new ControlPlaneException(ErrorCode.FORBIDDEN, "this needs the platform operator credential");
+      throw new ControlPlaneException(
+          ErrorCode.FORBIDDEN, "this needs the platform operator credential");
     }
   }
 
   private boolean isOperator(String bearer) {
     return bearer != null
-        && operator.map(o -> MessageDigest.isEqual(o, bearer.getBytes(StandardCharsets.UTF_8))).orElse(false);
+        && operator
+            .map(o -> MessageDigest.isEqual(o, bearer.getBytes(StandardCharsets.UTF_8)))
+            .orElse(false);
   }
 }

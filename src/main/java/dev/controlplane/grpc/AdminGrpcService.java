@@ -18,7 +18,10 @@ import dev.controlplane.rbac.RbacObject;
 import io.grpc.stub.StreamObserver;
 import java.util.function.Supplier;
 
-/** AdminService: stream and broker administration; each RPC names what it touches to {@link AdminAuthorizer}. */
+/**
+ * AdminService: stream and broker administration; each RPC names what it touches to {@link
+ * AdminAuthorizer}.
+ */
 final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
 
   private final StreamService streams;
@@ -47,7 +50,10 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   }
 
   private void requireStreamManage(StreamRef ref) {
-    auth.require(ref.tenant(), Action.STREAM_MANAGE, RbacObject.stream(ref.tenant(), ref.namespace(), ref.stream()));
+    auth.require(
+        ref.tenant(),
+        Action.STREAM_MANAGE,
+        RbacObject.stream(ref.tenant(), ref.namespace(), ref.stream()));
   }
 
   private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
@@ -61,146 +67,186 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
 
   @Override
   public void createStream(CreateStreamRequest r, StreamObserver<CreateStreamResponse> out) {
-    answer(out, () -> {
-      requireStreamManage(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
-      var created = streams.createStream(StreamSpecs.toStream(codec, r.getTenantId(), r.getNamespace(), r.getStream(), r.getSpec()));
-      return CreateStreamResponse.newBuilder().setStreamId(created.key()).setStatus(StreamStatus.STREAM_STATUS_ACTIVE).build();
-    });
+    answer(
+        out,
+        () -> {
+          requireStreamManage(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
+          var created =
+              streams.createStream(
+                  StreamSpecs.toStream(
+                      codec, r.getTenantId(), r.getNamespace(), r.getStream(), r.getSpec()));
+          return CreateStreamResponse.newBuilder()
+              .setStreamId(created.key())
+              .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
+              .build();
+        });
   }
 
   @Override
   public void deleteStream(DeleteStreamRequest r, StreamObserver<DeleteStreamResponse> out) {
-    answer(out, () -> {
-      StreamRef stream = ref(r.getTenantId(), r.getNamespace(), r.getStream());
-      requireStreamManage(stream);
-      var deleted = streams.deleteStream(stream, r.getForce());
-      return DeleteStreamResponse.newBuilder()
-          .setStatus(StreamStatus.STREAM_STATUS_DELETING)
-          .setMetadataVersion(deleted.version())
-          .build();
-    });
+    answer(
+        out,
+        () -> {
+          StreamRef stream = ref(r.getTenantId(), r.getNamespace(), r.getStream());
+          requireStreamManage(stream);
+          var deleted = streams.deleteStream(stream, r.getForce());
+          return DeleteStreamResponse.newBuilder()
+              .setStatus(StreamStatus.STREAM_STATUS_DELETING)
+              .setMetadataVersion(deleted.version())
+              .build();
+        });
   }
 
   @Override
   public void restoreStream(RestoreStreamRequest r, StreamObserver<RestoreStreamResponse> out) {
-    answer(out, () -> {
-      StreamRef stream = ref(r.getTenantId(), r.getNamespace(), r.getStream());
-      requireStreamManage(stream);
-      var restored = streams.restoreStream(stream);
-      return RestoreStreamResponse.newBuilder()
-          .setStreamId(restored.key())
-          .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
-          .setMetadataVersion(restored.version())
-          .build();
-    });
+    answer(
+        out,
+        () -> {
+          StreamRef stream = ref(r.getTenantId(), r.getNamespace(), r.getStream());
+          requireStreamManage(stream);
+          var restored = streams.restoreStream(stream);
+          return RestoreStreamResponse.newBuilder()
+              .setStreamId(restored.key())
+              .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
+              .setMetadataVersion(restored.version())
+              .build();
+        });
   }
 
   @Override
   public void listStreams(ListStreamsRequest r, StreamObserver<ListStreamsResponse> out) {
-    answer(out, () -> {
-      check("tenant_id", r.getTenantId());
-      check("namespace", r.getNamespace());
-      auth.require(r.getTenantId(), Action.STREAM_MANAGE, RbacObject.stream(r.getTenantId(), r.getNamespace(), RbacObject.WILDCARD));
-      var page = queries.listStreams(r.getTenantId(), r.getNamespace(), r.getFilter(), r.getPageSize(), r.getPageToken());
-      var response = ListStreamsResponse.newBuilder().setNextPageToken(page.nextPageToken());
-      for (var info : page.streams()) {
-        var m = info.metrics();
-        response.addStreams(
-            StreamInfo.newBuilder()
-                .setName(info.stream().name())
-                .setSpec(ProtoMapper.spec(info.stream().spec()))
-                .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
-                .setMetrics(
-                    StreamMetrics.newBuilder()
-                        .setActiveSubscribers((int) Math.min(Integer.MAX_VALUE, m.activeSubscribers()))
-                        .setPublishRate(m.publishRate())
-                        .setStorageBytes(m.storageBytes())
-                        .setShardsReporting(m.shardsReporting())
-                        .setShardsInSync(m.shardsInSync())));
-      }
-      return response.build();
-    });
+    answer(
+        out,
+        () -> {
+          check("tenant_id", r.getTenantId());
+          check("namespace", r.getNamespace());
+          auth.require(
+              r.getTenantId(),
+              Action.STREAM_MANAGE,
+              RbacObject.stream(r.getTenantId(), r.getNamespace(), RbacObject.WILDCARD));
+          var page =
+              queries.listStreams(
+                  r.getTenantId(),
+                  r.getNamespace(),
+                  r.getFilter(),
+                  r.getPageSize(),
+                  r.getPageToken());
+          var response = ListStreamsResponse.newBuilder().setNextPageToken(page.nextPageToken());
+          for (var info : page.streams()) {
+            var m = info.metrics();
+            response.addStreams(
+                StreamInfo.newBuilder()
+                    .setName(info.stream().name())
+                    .setSpec(ProtoMapper.spec(info.stream().spec()))
+                    .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
+                    .setMetrics(
+                        StreamMetrics.newBuilder()
+                            .setActiveSubscribers(
+                                (int) Math.min(Integer.MAX_VALUE, m.activeSubscribers()))
+                            .setPublishRate(m.publishRate())
+                            .setStorageBytes(m.storageBytes())
+                            .setShardsReporting(m.shardsReporting())
+                            .setShardsInSync(m.shardsInSync())));
+          }
+          return response.build();
+        });
   }
 
   @Override
-  public void rebalanceShards(RebalanceShardsRequest r, StreamObserver<RebalanceShardsResponse> out) {
-    answer(out, () -> {
-      var scope = new RebalanceService.Scope(r.getTenantId(), r.getNamespace(), r.getStream());
-      authorizeRebalance(r);
-      Strategy strategy =
-          switch (r.getStrategy()) {
-            case BALANCED -> Strategy.BALANCED;
-            case MINIMIZE_MOVEMENT -> Strategy.MINIMIZE_MOVEMENT;
-            case LOCALITY_AWARE -> Strategy.LOCALITY_AWARE;
-            default -> throw ControlPlaneException.validation("strategy", "is not a known strategy");
-          };
-      var result = rebalancer.rebalance(scope, strategy, r.getDryRun());
-      MoveStatus moveStatus = result.applied() ? MoveStatus.MOVE_STATUS_APPLIED : MoveStatus.MOVE_STATUS_PLANNED;
-      var response =
-          RebalanceShardsResponse.newBuilder()
-              .setMovementCount((int) result.plan().replicaMoves())
-              .setMetadataVersion(result.metadataVersion())
-              .setStatus(
-                  result.plan().moves().isEmpty()
-                      ? RebalanceStatus.REBALANCE_STATUS_NOOP
-                      : result.applied() ? RebalanceStatus.REBALANCE_STATUS_APPLIED : RebalanceStatus.REBALANCE_STATUS_PLANNED);
-      for (PlannedMove m : result.plan().moves()) {
-        response.addMoves(
-            ShardMove.newBuilder()
-                .setStreamId(m.stream().key())
-                .setShardId(m.shardId())
-                .setFromBroker(m.from())
-                .setToBroker(m.to())
-                .setLeadership(m.leadership())
-                .setStatus(moveStatus));
-      }
-      return response.build();
-    });
+  public void rebalanceShards(
+      RebalanceShardsRequest r, StreamObserver<RebalanceShardsResponse> out) {
+    answer(
+        out,
+        () -> {
+          var scope = new RebalanceService.Scope(r.getTenantId(), r.getNamespace(), r.getStream());
+          authorizeRebalance(r);
+          Strategy strategy =
+              switch (r.getStrategy()) {
+                case BALANCED -> Strategy.BALANCED;
+                case MINIMIZE_MOVEMENT -> Strategy.MINIMIZE_MOVEMENT;
+                case LOCALITY_AWARE -> Strategy.LOCALITY_AWARE;
+                default ->
+                    throw ControlPlaneException.validation("strategy", "is not a known strategy");
+              };
+          var result = rebalancer.rebalance(scope, strategy, r.getDryRun());
+          MoveStatus moveStatus =
+              result.applied() ? MoveStatus.MOVE_STATUS_APPLIED : MoveStatus.MOVE_STATUS_PLANNED;
+          var response =
+              RebalanceShardsResponse.newBuilder()
+                  .setMovementCount((int) result.plan().replicaMoves())
+                  .setMetadataVersion(result.metadataVersion())
+                  .setStatus(
+                      result.plan().moves().isEmpty()
+                          ? RebalanceStatus.REBALANCE_STATUS_NOOP
+                          : result.applied()
+                              ? RebalanceStatus.REBALANCE_STATUS_APPLIED
+                              : RebalanceStatus.REBALANCE_STATUS_PLANNED);
+          for (PlannedMove m : result.plan().moves()) {
+            response.addMoves(
+                ShardMove.newBuilder()
+                    .setStreamId(m.stream().key())
+                    .setShardId(m.shardId())
+                    .setFromBroker(m.from())
+                    .setToBroker(m.to())
+                    .setLeadership(m.leadership())
+                    .setStatus(moveStatus));
+          }
+          return response.build();
+        });
   }
 
   @Override
-  public void transferShardLeadership(TransferShardLeadershipRequest r, StreamObserver<TransferShardLeadershipResponse> out) {
-    answer(out, () -> {
-      String[] parts = r.getStreamId().split("/", -1);
-      if (parts.length != 3) {
-        throw ControlPlaneException.validation("stream_id", "must be tenant/namespace/stream");
-      }
-      check("target_broker", r.getTargetBroker());
-      StreamRef stream = ref(parts[0], parts[1], parts[2]);
-      requireStreamManage(stream);
-      var transfer = leadership.transfer(stream, r.getShardId(), r.getTargetBroker());
-      return TransferShardLeadershipResponse.newBuilder()
-          .setPreviousLeader(transfer.previousLeader())
-          .setNewLeader(transfer.newLeader())
-          .setMetadataVersion(transfer.metadataVersion())
-          .build();
-    });
+  public void transferShardLeadership(
+      TransferShardLeadershipRequest r, StreamObserver<TransferShardLeadershipResponse> out) {
+    answer(
+        out,
+        () -> {
+          String[] parts = r.getStreamId().split("/", -1);
+          if (parts.length != 3) {
+            throw ControlPlaneException.validation("stream_id", "must be tenant/namespace/stream");
+          }
+          check("target_broker", r.getTargetBroker());
+          StreamRef stream = ref(parts[0], parts[1], parts[2]);
+          requireStreamManage(stream);
+          var transfer = leadership.transfer(stream, r.getShardId(), r.getTargetBroker());
+          return TransferShardLeadershipResponse.newBuilder()
+              .setPreviousLeader(transfer.previousLeader())
+              .setNewLeader(transfer.newLeader())
+              .setMetadataVersion(transfer.metadataVersion())
+              .build();
+        });
   }
 
   @Override
-  public void setBrokerStatus(SetBrokerStatusRequest r, StreamObserver<SetBrokerStatusResponse> out) {
-    answer(out, () -> {
-      auth.requireOperator();
-      check("broker_id", r.getBrokerId());
-      Broker.Status status =
-          switch (r.getStatus()) {
-            case BROKER_STATUS_DRAINING -> Broker.Status.DRAINING;
-            case BROKER_STATUS_ACTIVE -> Broker.Status.ACTIVE;
-            default -> throw ControlPlaneException.validation("status", "must be BROKER_STATUS_DRAINING or BROKER_STATUS_ACTIVE");
-          };
-      var registered = brokers.setStatus(r.getBrokerId(), status);
-      return SetBrokerStatusResponse.newBuilder()
-          .setBroker(ProtoMapper.broker(registered.broker()))
-          .setMetadataVersion(registered.metadataVersion())
-          .build();
-    });
+  public void setBrokerStatus(
+      SetBrokerStatusRequest r, StreamObserver<SetBrokerStatusResponse> out) {
+    answer(
+        out,
+        () -> {
+          auth.requireOperator();
+          check("broker_id", r.getBrokerId());
+          Broker.Status status =
+              switch (r.getStatus()) {
+                case BROKER_STATUS_DRAINING -> Broker.Status.DRAINING;
+                case BROKER_STATUS_ACTIVE -> Broker.Status.ACTIVE;
+                default ->
+                    throw ControlPlaneException.validation(
+                        "status", "must be BROKER_STATUS_DRAINING or BROKER_STATUS_ACTIVE");
+              };
+          var registered = brokers.setStatus(r.getBrokerId(), status);
+          return SetBrokerStatusResponse.newBuilder()
+              .setBroker(ProtoMapper.broker(registered.broker()))
+              .setMetadataVersion(registered.metadataVersion())
+              .build();
+        });
   }
 
   /** A stream, a namespace's streams, a tenant (tenant.manage), or the cluster (operator only). */
   private void authorizeRebalance(RebalanceShardsRequest r) {
     if (r.getTenantId().isEmpty()) {
       if (!r.getNamespace().isEmpty() || !r.getStream().isEmpty()) {
-        throw ControlPlaneException.validation("tenant_id", "is required when namespace or stream is set");
+        throw ControlPlaneException.validation(
+            "tenant_id", "is required when namespace or stream is set");
       }
       auth.requireOperator();
     } else if (r.getNamespace().isEmpty()) {
@@ -211,14 +257,18 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
       auth.require(r.getTenantId(), Action.TENANT_MANAGE, RbacObject.tenant(r.getTenantId()));
     } else if (r.getStream().isEmpty()) {
       check("namespace", r.getNamespace());
-      auth.require(r.getTenantId(), Action.STREAM_MANAGE, RbacObject.stream(r.getTenantId(), r.getNamespace(), RbacObject.WILDCARD));
+      auth.require(
+          r.getTenantId(),
+          Action.STREAM_MANAGE,
+          RbacObject.stream(r.getTenantId(), r.getNamespace(), RbacObject.WILDCARD));
     } else {
       requireStreamManage(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
     }
   }
 
   private static StreamRef ref(String tenant, String namespace, String stream) {
-    return new StreamRef(check("tenant_id", tenant), check("namespace", namespace), check("stream", stream));
+    return new StreamRef(
+        check("tenant_id", tenant), check("namespace", namespace), check("stream", stream));
   }
 
   private static String check(String field, String value) {

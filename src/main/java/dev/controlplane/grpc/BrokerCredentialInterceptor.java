@@ -11,9 +11,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Requires the broker credential ({@code authorization: Bearer <SERVICE_CONTROLPLANE_BROKER_TOKEN>})
- * on the broker-facing services. Compared in constant time; with no token configured every call is
- * refused, so an unconfigured control plane never serves metadata to anyone.
+ * Requires the broker credential ({@code authorization: Bearer
+ * <SERVICE_CONTROLPLANE_BROKER_TOKEN>}) on the broker-facing services. Compared in constant time;
+ * with no token configured every call is refused, so an unconfigured control plane never serves
+ * metadata to anyone.
  */
 final class BrokerCredentialInterceptor implements ServerInterceptor {
 
@@ -36,7 +37,8 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
     }
     String presented = headers.get(AUTHORIZATION);
     if (expected.isEmpty()) {
-      return refuse(call, "broker RPCs are disabled: SERVICE_CONTROLPLANE_BROKER_TOKEN is not configured");
+      return refuse(
+          call, "broker RPCs are disabled: SERVICE_CONTROLPLANE_BROKER_TOKEN is not configured");
     }
     if (presented == null
         || !MessageDigest.isEqual(expected.get(), presented.getBytes(StandardCharsets.UTF_8))) {

@@ -32,7 +32,8 @@ final class BrokerGrpcService extends BrokerServiceGrpc.BrokerServiceImplBase {
   }
 
   @Override
-  public void registerBroker(RegisterBrokerRequest request, StreamObserver<RegisterBrokerResponse> out) {
+  public void registerBroker(
+      RegisterBrokerRequest request, StreamObserver<RegisterBrokerResponse> out) {
     try {
       var capacity = request.getCapacity();
       Registered registered =
@@ -79,7 +80,11 @@ final class BrokerGrpcService extends BrokerServiceGrpc.BrokerServiceImplBase {
             .map(
                 s ->
                     new HealthReport.ShardStatus(
-                        s.getTenantId(), s.getNamespace(), s.getStream(), s.getShardId(), s.getRole().name(),
+                        s.getTenantId(),
+                        s.getNamespace(),
+                        s.getStream(),
+                        s.getShardId(),
+                        s.getRole().name(),
                         s.getActiveSubscribers()))
             .toList();
     return new HealthReport(

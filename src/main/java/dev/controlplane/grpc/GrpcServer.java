@@ -84,8 +84,11 @@ public final class GrpcServer {
     LOG.info("gRPC listening on " + server.getListenSockets());
   }
 
-  /** AdminService and the interceptor that authorizes it, built from the domain services they call. */
-  public record AdminServices(AdminServiceGrpc.AdminServiceImplBase service, ServerInterceptor authorizer) {}
+  /**
+   * AdminService and the interceptor that authorizes it, built from the domain services they call.
+   */
+  public record AdminServices(
+      AdminServiceGrpc.AdminServiceImplBase service, ServerInterceptor authorizer) {}
 
   public static AdminServices admin(
       ControlPlaneConfig config,
@@ -97,7 +100,8 @@ public final class GrpcServer {
       BrokerRegistry brokers,
       dev.controlplane.metadata.codec.ResourceCodec codec) {
     var auth = new AdminAuthorizer(tokens, config.operatorToken(), AdminServiceGrpc.SERVICE_NAME);
-    return new AdminServices(new AdminGrpcService(auth, streams, queries, rebalancer, leadership, brokers, codec), auth);
+    return new AdminServices(
+        new AdminGrpcService(auth, streams, queries, rebalancer, leadership, brokers, codec), auth);
   }
 
   public int port() {

@@ -12,10 +12,14 @@ import java.util.logging.Logger;
 final class GrpcStatus {
 
   private static final Logger LOG = Logger.getLogger(GrpcStatus.class.getName());
+
   /** The leader's gRPC address ({@code host:port}), or its node id when the address is unknown. */
-  static final Metadata.Key<String> LEADER = Metadata.Key.of("x-leader", Metadata.ASCII_STRING_MARSHALLER);
+  static final Metadata.Key<String> LEADER =
+      Metadata.Key.of("x-leader", Metadata.ASCII_STRING_MARSHALLER);
+
   /** The leader's node id. */
-  static final Metadata.Key<String> LEADER_ID = Metadata.Key.of("x-leader-id", Metadata.ASCII_STRING_MARSHALLER);
+  static final Metadata.Key<String> LEADER_ID =
+      Metadata.Key.of("x-leader-id", Metadata.ASCII_STRING_MARSHALLER);
 
   private GrpcStatus() {}
 
@@ -44,7 +48,8 @@ final class GrpcStatus {
     e.leaderHint()
         .ifPresent(
             leader -> {
-              trailers.put(LEADER, leader.grpcAddress() != null ? leader.grpcAddress() : leader.nodeId());
+              trailers.put(
+                  LEADER, leader.grpcAddress() != null ? leader.grpcAddress() : leader.nodeId());
               trailers.put(LEADER_ID, leader.nodeId());
             });
     return status.withDescription(e.getMessage()).asRuntimeException(trailers);

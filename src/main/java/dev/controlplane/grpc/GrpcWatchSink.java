@@ -33,7 +33,8 @@ final class GrpcWatchSink implements WatchSink {
   @Override
   public synchronized void progress(long version) {
     if (!closed) {
-      call.onNext(dev.controlplane.proto.v1.MetadataUpdate.newBuilder().setVersion(version).build());
+      call.onNext(
+          dev.controlplane.proto.v1.MetadataUpdate.newBuilder().setVersion(version).build());
     }
   }
 

@@ -57,7 +57,8 @@ final class MetadataGrpcService extends MetadataServiceGrpc.MetadataServiceImplB
     out.onCompleted();
   }
 
-  private static GetSnapshotResponse chunk(long version, int index, Metadata.Builder part, boolean last) {
+  private static GetSnapshotResponse chunk(
+      long version, int index, Metadata.Builder part, boolean last) {
     return GetSnapshotResponse.newBuilder()
         .setVersion(version)
         .setMetadata(part)

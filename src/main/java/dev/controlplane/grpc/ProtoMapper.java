@@ -59,7 +59,8 @@ public final class ProtoMapper {
   }
 
   /** Adds a message made by {@link #message(Resource)} to the matching list. */
-  public static void addTo(dev.controlplane.proto.v1.Metadata.Builder metadata, com.google.protobuf.Message m) {
+  public static void addTo(
+      dev.controlplane.proto.v1.Metadata.Builder metadata, com.google.protobuf.Message m) {
     if (m instanceof dev.controlplane.proto.v1.Tenant t) {
       metadata.addTenants(t);
     } else if (m instanceof dev.controlplane.proto.v1.Namespace n) {
@@ -82,7 +83,9 @@ public final class ProtoMapper {
       quotas.setMaxPublishRate(t.quotas().maxPublishRate());
     }
     if (t.quotas().maxStorage() != null) {
-      quotas.setMaxStorage(t.quotas().maxStorage().text()).setMaxStorageInBytes(t.quotas().maxStorage().bytes());
+      quotas
+          .setMaxStorage(t.quotas().maxStorage().text())
+          .setMaxStorageInBytes(t.quotas().maxStorage().bytes());
     }
     var encryption = EncryptionSettings.newBuilder();
     if (t.encryption().keyId() != null) {
@@ -125,7 +128,10 @@ public final class ProtoMapper {
         .setNamespace(s.namespace())
         .setName(s.name())
         .setSpec(spec(s.spec()))
-        .setStatus(s.state() == Stream.State.ACTIVE ? StreamStatus.STREAM_STATUS_ACTIVE : StreamStatus.STREAM_STATUS_DELETING)
+        .setStatus(
+            s.state() == Stream.State.ACTIVE
+                ? StreamStatus.STREAM_STATUS_ACTIVE
+                : StreamStatus.STREAM_STATUS_DELETING)
         .setVersion(s.version())
         .build();
   }
@@ -136,15 +142,22 @@ public final class ProtoMapper {
       retention.setTime(spec.retention().time().text()).setTimeMs(spec.retention().time().millis());
     }
     if (spec.retention().size() != null) {
-      retention.setSize(spec.retention().size().text()).setSizeInBytes(spec.retention().size().bytes());
+      retention
+          .setSize(spec.retention().size().text())
+          .setSizeInBytes(spec.retention().size().bytes());
     }
     return StreamSpec.newBuilder()
         .setShards(spec.shards())
         .setRetention(retention)
         .setDurability(
-            spec.durability() == Stream.Durability.DURABLE ? Durability.DURABILITY_DURABLE : Durability.DURABILITY_EPHEMERAL)
+            spec.durability() == Stream.Durability.DURABLE
+                ? Durability.DURABILITY_DURABLE
+                : Durability.DURABILITY_EPHEMERAL)
         .setReplicationFactor(spec.replicationFactor())
-        .setAckPolicy(spec.ackPolicy() == Stream.AckPolicy.QUORUM ? AckPolicy.ACK_POLICY_QUORUM : AckPolicy.ACK_POLICY_LEADER_ONLY)
+        .setAckPolicy(
+            spec.ackPolicy() == Stream.AckPolicy.QUORUM
+                ? AckPolicy.ACK_POLICY_QUORUM
+                : AckPolicy.ACK_POLICY_LEADER_ONLY)
         .build();
   }
 
@@ -157,7 +170,10 @@ public final class ProtoMapper {
             .setVersion(p.version());
     for (ShardPlacement.ShardAssignment a : p.placements()) {
       builder.addPlacements(
-          ShardAssignment.newBuilder().setShardId(a.shardId()).setLeader(a.leader()).addAllReplicas(a.replicas()));
+          ShardAssignment.newBuilder()
+              .setShardId(a.shardId())
+              .setLeader(a.leader())
+              .addAllReplicas(a.replicas()));
     }
     return builder.build();
   }

@@ -17,7 +17,8 @@ final class StreamSpecs {
 
   private StreamSpecs() {}
 
-  static Stream toStream(ResourceCodec codec, String tenant, String namespace, String name, StreamSpec spec) {
+  static Stream toStream(
+      ResourceCodec codec, String tenant, String namespace, String name, StreamSpec spec) {
     ObjectNode doc = codec.newObject();
     doc.put("apiVersion", ResourceCodec.API_VERSION);
     doc.put("kind", ResourceKind.STREAM.kindName());
@@ -32,16 +33,21 @@ final class StreamSpecs {
       retention.put("size", spec.getRetention().getSize());
     }
     if (spec.getDurability() != Durability.DURABILITY_UNSPECIFIED) {
-      s.put("durability", spec.getDurability() == Durability.DURABILITY_DURABLE ? "durable" : "ephemeral");
+      s.put(
+          "durability",
+          spec.getDurability() == Durability.DURABILITY_DURABLE ? "durable" : "ephemeral");
     }
     if (spec.getAckPolicy() != AckPolicy.ACK_POLICY_UNSPECIFIED) {
-      s.put("ack_policy", spec.getAckPolicy() == AckPolicy.ACK_POLICY_QUORUM ? "quorum" : "leader_only");
+      s.put(
+          "ack_policy",
+          spec.getAckPolicy() == AckPolicy.ACK_POLICY_QUORUM ? "quorum" : "leader_only");
     }
     return (Stream)
         codec.read(
             doc,
             ResourceKind.STREAM,
-            Map.of("tenant", nonNull(tenant), "namespace", nonNull(namespace), "name", nonNull(name)));
+            Map.of(
+                "tenant", nonNull(tenant), "namespace", nonNull(namespace), "name", nonNull(name)));
   }
 
   private static String nonNull(String s) {

@@ -39,7 +39,9 @@ public class ReadinessCheck implements HealthCheck {
             .withData("term", leadership.knownTerm())
             .withData("metadata_version", hub.head())
             .withData("watchers", hub.watcherCount());
-    return builder.status(database && startup.isStarted() && startup.isSchemaValid() && leaderKnown).build();
+    return builder
+        .status(database && startup.isStarted() && startup.isSchemaValid() && leaderKnown)
+        .build();
   }
 
   /**

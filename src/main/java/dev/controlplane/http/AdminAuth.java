@@ -42,10 +42,12 @@ public class AdminAuth {
   }
 
   /** Authenticates and requires {@code action} on {@code object} (inheritance applies). */
-  public List<Permission> require(HttpHeaders headers, String tenant, Action action, RbacObject object) {
+  public List<Permission> require(
+      HttpHeaders headers, String tenant, Action action, RbacObject object) {
     List<Permission> held = authenticate(headers, tenant);
     if (!Permission.anyCovers(held, new Permission(action, object))) {
-      throw new ControlPlaneException(ErrorCode.FORBIDDEN, "this needs " + action + " on " + object);
+      throw new ControlPlaneException(
+          ErrorCode.FORBIDDEN, "this needs " + action + " on " + object);
     }
     return held;
   }
@@ -53,12 +55,19 @@ public class AdminAuth {
   private boolean isOperator(String authorization) {
     return config
         .operatorToken()
-        .map(t -> MessageDigest.isEqual(("Bearer " + t).getBytes(StandardCharsets.UTF_8), authorization.getBytes(StandardCharsets.UTF_8)))
+        .map(
+            t ->
+                MessageDigest.isEqual(
+                    ("Bearer " + t).getBytes(StandardCharsets.UTF_8),
+                    authorization.getBytes(StandardCharsets.UTF_8)))
         .orElse(false);
   }
 
   private static List<Permission> operatorPermissions(String tenant) {
     RbacObject scope = RbacObject.tenant(tenant);
-    return Arrays.stream(Action.values()).filter(a -> a.appliesTo(RbacObject.Kind.TENANT)).map(a -> new Permission(a, scope)).toList();
+    return Arrays.stream(Action.values())
+        .filter(a -> a.appliesTo(RbacObject.Kind.TENANT))
+        .map(a -> new Permission(a, scope))
+        .toList();
   }
 }

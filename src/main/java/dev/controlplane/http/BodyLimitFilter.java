@@ -12,7 +12,9 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** Refuses bodies over {@code service.controlplane.http.max.body} with 413, declared or streamed. */
+/**
+ * Refuses bodies over {@code service.controlplane.http.max.body} with 413, declared or streamed.
+ */
 @Provider
 @PreMatching
 public class BodyLimitFilter implements ContainerRequestFilter {
@@ -29,7 +31,8 @@ public class BodyLimitFilter implements ContainerRequestFilter {
   }
 
   static ControlPlaneException tooLarge(int max) {
-    return new ControlPlaneException(ErrorCode.PAYLOAD_TOO_LARGE, "the body is larger than " + max + " bytes");
+    return new ControlPlaneException(
+        ErrorCode.PAYLOAD_TOO_LARGE, "the body is larger than " + max + " bytes");
   }
 
   private static final class Limited extends FilterInputStream {

@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
 public final class BootstrapListener {
 
   private static final Logger LOG = Logger.getLogger(BootstrapListener.class.getName());
-  private static final Pattern PATH = Pattern.compile("^/internal/bootstrap/tenants/([^/]+)/initialize$");
+  private static final Pattern PATH =
+      Pattern.compile("^/internal/bootstrap/tenants/([^/]+)/initialize$");
   private static final int MAX_BODY = 1024 * 1024;
 
   private final HttpServer server;
@@ -42,8 +43,11 @@ public final class BootstrapListener {
   private final byte[] secret;
   private final BootstrapService service;
 
-  /** Binds at once (on the calling thread); requests run on {@code threads} (managed: they use JPA). */
-  public BootstrapListener(String bindAddr, String token, BootstrapService service, ThreadFactory threads) {
+  /**
+   * Binds at once (on the calling thread); requests run on {@code threads} (managed: they use JPA).
+   */
+  public BootstrapListener(
+      String bindAddr, String token, BootstrapService service, ThreadFactory threads) {
     this.secret = token.getBytes(StandardCharsets.UTF_8);
     this.service = service;
     this.executor = Executors.newFixedThreadPool(2, threads);
@@ -58,7 +62,10 @@ public final class BootstrapListener {
 
   public void start() {
     server.start();
-    LOG.warning("bootstrap listener enabled on " + server.getAddress() + "; disable it (SERVICE_BOOTSTRAP_ENABLED=false) after setup");
+    LOG.warning(
+        "bootstrap listener enabled on "
+            + server.getAddress()
+            + "; disable it (SERVICE_BOOTSTRAP_ENABLED=false) after setup");
   }
 
   public void stop() {
@@ -69,7 +76,8 @@ public final class BootstrapListener {
   static InetSocketAddress address(String bindAddr) {
     int colon = bindAddr.lastIndexOf(':');
     if (colon <= 0) {
-      throw new IllegalArgumentException("SERVICE_BOOTSTRAP_BIND_ADDR must be host:port, got '" + bindAddr + "'");
+      throw new IllegalArgumentException(
+          "SERVICE_BOOTSTRAP_BIND_ADDR must be host:port, got '" + bindAddr + "'");
     }
     String host = bindAddr.substring(0, colon).replace("[", "").replace("]", "");
     return new InetSocketAddress(host, Integer.parseInt(bindAddr.substring(colon + 1)));
@@ -83,9 +91,13 @@ public final class BootstrapListener {
         return;
       }
       String presented = exchange.getRequestHeaders().getFirst("X-Service-Bootstrap-Token");
-      if (presented == null || !MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8))) {
+      if (presented == null
+          || !MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8))) {
         exchange.getResponseHeaders().add("WWW-Authenticate", "Bearer error=\"invalid_token\"");
-        send(exchange, 401, problem(401, "invalid_token", "missing or wrong X-Service-Bootstrap-Token"));
+        send(
+            exchange,
+            401,
+            problem(401, "invalid_token", "missing or wrong X-Service-Bootstrap-Token"));
         return;
       }
       if (!"POST".equals(exchange.getRequestMethod())) {
@@ -112,7 +124,9 @@ public final class BootstrapListener {
           service.initialize(
               tenant,
               new BootstrapService.Request(
-                  JsonBodies.text(body, "display_name"), issuers, JsonBodies.texts(body, "initial_admin_principals")));
+                  JsonBodies.text(body, "display_name"),
+                  issuers,
+                  JsonBodies.texts(body, "initial_admin_principals")));
       ObjectNode reply = JsonBodies.JSON.createObjectNode();
       reply.put("tenant_id", result.tenant());
       reply.put("display_name", result.displayName());
@@ -124,7 +138,9 @@ public final class BootstrapListener {
       send(exchange, 201, reply.toString(), "application/json");
     } catch (RuntimeException e) {
       ControlPlaneException known =
-          Failures.classify(e).orElseGet(() -> new ControlPlaneException(ErrorCode.UNAVAILABLE, "bootstrap failed", e));
+          Failures.classify(e)
+              .orElseGet(
+                  () -> new ControlPlaneException(ErrorCode.UNAVAILABLE, "bootstrap failed", e));
       if (Failures.classify(e).isEmpty()) {
         LOG.log(Level.SEVERE, "bootstrap of tenant " + tenant + " failed", e);
       }
@@ -136,7 +152,8 @@ public final class BootstrapListener {
   private static byte[] read(InputStream in) throws IOException {
     byte[] bytes = in.readNBytes(MAX_BODY + 1);
     if (bytes.length > MAX_BODY) {
-      throw new ControlPlaneException(ErrorCode.PAYLOAD_TOO_LARGE, "the body is larger than " + MAX_BODY + " bytes");
+      throw new ControlPlaneException(
+          ErrorCode.PAYLOAD_TOO_LARGE, "the body is larger than " + MAX_BODY + " bytes");
     }
     return bytes;
   }
@@ -149,7 +166,8 @@ public final class BootstrapListener {
     send(exchange, status, body, Problems.MEDIA_TYPE);
   }
 
-  private static void send(HttpExchange exchange, int status, String body, String type) throws IOException {
+  private static void send(HttpExchange exchange, int status, String body, String type)
+      throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", type);
     exchange.sendResponseHeaders(status, bytes.length);

@@ -26,7 +26,9 @@ public class BrokerResource {
 
   @GET
   public Response list(
-      @QueryParam("limit") String limit, @QueryParam("page_token") String pageToken, @Context HttpHeaders headers) {
+      @QueryParam("limit") String limit,
+      @QueryParam("page_token") String pageToken,
+      @Context HttpHeaders headers) {
     int n = Paging.limit(limit);
     var page = store.brokers(Paging.after(pageToken), n);
     return Documents.list(codec, page, Paging.next(page, n, Broker::name), headers);
@@ -37,7 +39,10 @@ public class BrokerResource {
   public Response get(@PathParam("broker") String broker, @Context HttpHeaders headers) {
     PathNames.check("broker", broker);
     Broker found =
-        store.broker(broker).orElseThrow(() -> ControlPlaneException.notFound("broker " + broker + " does not exist"));
+        store
+            .broker(broker)
+            .orElseThrow(
+                () -> ControlPlaneException.notFound("broker " + broker + " does not exist"));
     return Documents.ok(codec, found, headers).build();
   }
 }

@@ -20,7 +20,8 @@ final class Documents {
   static DocumentFormat requestFormat(HttpHeaders headers) {
     MediaType type = headers.getMediaType();
     if (type == null) {
-      throw ControlPlaneException.validation("Content-Type", "is required: application/json or application/yaml");
+      throw ControlPlaneException.validation(
+          "Content-Type", "is required: application/json or application/yaml");
     }
     return isYaml(type) ? DocumentFormat.YAML : DocumentFormat.JSON;
   }
@@ -54,7 +55,8 @@ final class Documents {
     return response.type(format.mediaType()).entity(codec.write(tree, format));
   }
 
-  static Response list(ResourceCodec codec, List<? extends Resource> items, String nextToken, HttpHeaders headers) {
+  static Response list(
+      ResourceCodec codec, List<? extends Resource> items, String nextToken, HttpHeaders headers) {
     var tree = codec.newObject();
     var array = tree.putArray("items");
     items.forEach(r -> array.add(codec.toTree(r)));

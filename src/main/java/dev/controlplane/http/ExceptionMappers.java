@@ -4,8 +4,8 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.Failures;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.logging.Level;
@@ -49,16 +49,22 @@ final class ExceptionMappers {
           switch (status) {
             case 404 -> "no such resource";
             case 405 -> "method not allowed on this resource";
-            case 406 -> "cannot produce an acceptable representation; use application/json or application/yaml";
+            case 406 ->
+                "cannot produce an acceptable representation; use application/json or application/yaml";
             case 415 -> "unsupported content type; send application/json or application/yaml";
             default -> e.getMessage() == null ? Problems.title(status) : e.getMessage();
           };
       if (status == 415 || status == 405 || status == 406) {
-        code = status == 415 ? "unsupported_media_type" : status == 405 ? "method_not_allowed" : "not_acceptable";
+        code =
+            status == 415
+                ? "unsupported_media_type"
+                : status == 405 ? "method_not_allowed" : "not_acceptable";
       }
       Response problem = Problems.of(status, code, detail);
       if (status == 405 && e.getResponse().getHeaderString("Allow") != null) {
-        return Response.fromResponse(problem).header("Allow", e.getResponse().getHeaderString("Allow")).build();
+        return Response.fromResponse(problem)
+            .header("Allow", e.getResponse().getHeaderString("Allow"))
+            .build();
       }
       return problem;
     }
@@ -71,7 +77,9 @@ final class ExceptionMappers {
     @Override
     public Response toResponse(Throwable e) {
       java.net.URI request = uri == null ? null : uri.getRequestUri();
-      return Failures.classify(e).map(known -> Problems.of(known, request)).orElseGet(() -> fault(e));
+      return Failures.classify(e)
+          .map(known -> Problems.of(known, request))
+          .orElseGet(() -> fault(e));
     }
 
     static Response fault(Throwable e) {

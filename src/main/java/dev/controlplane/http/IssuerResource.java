@@ -44,11 +44,15 @@ public class IssuerResource {
 
   @POST
   @Consumes("application/json")
-  public Response upsert(@PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+  public Response upsert(
+      @PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));
-    IssuerRecord record = JsonBodies.issuer(JsonBodies.parse(body, false)).validated(config.allowHttp(), "");
+    IssuerRecord record =
+        JsonBodies.issuer(JsonBodies.parse(body, false)).validated(config.allowHttp(), "");
     boolean created = issuers.upsert(tenant, record);
-    return Response.status(created ? 201 : 200).entity(JsonBodies.toJson(record).toString()).build();
+    return Response.status(created ? 201 : 200)
+        .entity(JsonBodies.toJson(record).toString())
+        .build();
   }
 
   /** The issuer is one percent-encoded path segment (an issuer URL contains '/'). */
@@ -56,11 +60,14 @@ public class IssuerResource {
   @Path("/{issuer: .+}")
   @Produces("*/*") // 204 without a body: any Accept will do (clients may ask for problem+json only)
   public Response delete(
-      @PathParam("tenant") String tenant, @Encoded @PathParam("issuer") String encoded, @Context HttpHeaders headers) {
+      @PathParam("tenant") String tenant,
+      @Encoded @PathParam("issuer") String encoded,
+      @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));
     String issuer = URLDecoder.decode(encoded.replace("+", "%2B"), StandardCharsets.UTF_8);
     if (!issuers.delete(tenant, issuer)) {
-      throw ControlPlaneException.notFound("issuer " + issuer + " is not configured for tenant " + tenant);
+      throw ControlPlaneException.notFound(
+          "issuer " + issuer + " is not configured for tenant " + tenant);
     }
     return Response.noContent().build();
   }

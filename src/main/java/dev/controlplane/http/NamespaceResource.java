@@ -51,13 +51,18 @@ public class NamespaceResource {
   @GET
   @Path("/{namespace}")
   public Response get(
-      @PathParam("tenant") String tenant, @PathParam("namespace") String namespace, @Context HttpHeaders headers) {
+      @PathParam("tenant") String tenant,
+      @PathParam("namespace") String namespace,
+      @Context HttpHeaders headers) {
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
     Namespace found =
         store
             .namespace(tenant, namespace)
-            .orElseThrow(() -> ControlPlaneException.notFound("namespace " + tenant + "/" + namespace + " does not exist"));
+            .orElseThrow(
+                () ->
+                    ControlPlaneException.notFound(
+                        "namespace " + tenant + "/" + namespace + " does not exist"));
     return Documents.ok(codec, found, headers).build();
   }
 
@@ -74,16 +79,23 @@ public class NamespaceResource {
     PathNames.check("namespace", namespace);
     var doc = Documents.parse(codec, body, headers);
     Namespace wanted =
-        (Namespace) codec.read(doc, ResourceKind.NAMESPACE, Map.of("tenant", tenant, "name", namespace));
+        (Namespace)
+            codec.read(doc, ResourceKind.NAMESPACE, Map.of("tenant", tenant, "name", namespace));
     Applied<Namespace> applied = namespaces.applyNamespace(wanted, codec.expectedVersion(doc));
-    return Documents.body(Response.status(applied.created() ? 201 : 200), codec, codec.toTree(applied.resource()), headers)
+    return Documents.body(
+            Response.status(applied.created() ? 201 : 200),
+            codec,
+            codec.toTree(applied.resource()),
+            headers)
         .build();
   }
 
   @DELETE
   @Path("/{namespace}")
   public Response delete(
-      @PathParam("tenant") String tenant, @PathParam("namespace") String namespace, @Context HttpHeaders headers) {
+      @PathParam("tenant") String tenant,
+      @PathParam("namespace") String namespace,
+      @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.NS_MANAGE, RbacObject.namespace(tenant, namespace));
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);

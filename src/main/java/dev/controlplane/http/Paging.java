@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Keyset paging: the opaque token is the last key returned, so pages stay stable while others
- * write (nothing skipped, nothing repeated among resources that exist throughout).
+ * Keyset paging: the opaque token is the last key returned, so pages stay stable while others write
+ * (nothing skipped, nothing repeated among resources that exist throughout).
  */
 final class Paging {
 
@@ -29,7 +29,8 @@ final class Paging {
       value = -1;
     }
     if (value < 1 || value > MAX_LIMIT) {
-      throw ControlPlaneException.validation("limit", "must be an integer between 1 and " + MAX_LIMIT);
+      throw ControlPlaneException.validation(
+          "limit", "must be an integer between 1 and " + MAX_LIMIT);
     }
     return value;
   }
@@ -51,6 +52,8 @@ final class Paging {
       return null;
     }
     String last = key.apply(page.get(page.size() - 1));
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(last.getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(last.getBytes(StandardCharsets.UTF_8));
   }
 }

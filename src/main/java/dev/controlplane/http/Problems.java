@@ -29,9 +29,11 @@ final class Problems {
     ObjectNode body = body(status, e.code().problemCode(), title(status), e.getMessage());
     if (!e.fieldErrors().isEmpty()) {
       ArrayNode errors = body.putArray("errors");
-      e.fieldErrors().forEach(f -> errors.addObject().put("field", f.field()).put("message", f.message()));
+      e.fieldErrors()
+          .forEach(f -> errors.addObject().put("field", f.field()).put("message", f.message()));
     }
-    Response.ResponseBuilder response = Response.status(status).type(MEDIA_TYPE).entity(body.toString());
+    Response.ResponseBuilder response =
+        Response.status(status).type(MEDIA_TYPE).entity(body.toString());
     if (status == 503) {
       response.header("Retry-After", "1");
       e.leaderHint()
@@ -52,16 +54,21 @@ final class Problems {
   }
 
   private static String onLeader(String leaderUrl, java.net.URI request) {
-    String base = leaderUrl.endsWith("/") ? leaderUrl.substring(0, leaderUrl.length() - 1) : leaderUrl;
+    String base =
+        leaderUrl.endsWith("/") ? leaderUrl.substring(0, leaderUrl.length() - 1) : leaderUrl;
     if (request == null) {
       return base + "/";
     }
-    String path = request.getRawPath() == null || request.getRawPath().isEmpty() ? "/" : request.getRawPath();
+    String path =
+        request.getRawPath() == null || request.getRawPath().isEmpty() ? "/" : request.getRawPath();
     return base + path + (request.getRawQuery() == null ? "" : "?" + request.getRawQuery());
   }
 
   static Response of(int status, String code, String detail) {
-    return Response.status(status).type(MEDIA_TYPE).entity(body(status, code, title(status), detail).toString()).build();
+    return Response.status(status)
+        .type(MEDIA_TYPE)
+        .entity(body(status, code, title(status), detail).toString())
+        .build();
   }
 
   private static ObjectNode body(int status, String code, String title, String detail) {

@@ -23,7 +23,8 @@ public class QuorumFilter implements ContainerRequestFilter {
   public void filter(ContainerRequestContext request) {
     if (leadership.leaderId().isEmpty()) {
       throw ControlPlaneException.unavailable(
-          "no leader is known (an election is in progress or there is no quorum); retry shortly", null);
+          "no leader is known (an election is in progress or there is no quorum); retry shortly",
+          null);
     }
   }
 }

@@ -44,7 +44,8 @@ public class RbacResource {
 
   @POST
   @Path("/policies")
-  public Response addPolicy(@PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+  public Response addPolicy(
+      @PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
     List<Permission> caller = auth.authenticate(headers, tenant);
     PolicyRule rule = policy(JsonBodies.parse(body, false));
     boolean created = rbac.addPolicy(tenant, rule, caller);
@@ -62,7 +63,10 @@ public class RbacResource {
       byte[] body,
       @Context HttpHeaders headers) {
     List<Permission> caller = auth.authenticate(headers, tenant);
-    PolicyRule rule = subject != null ? new PolicyRule(subject, object, action) : policy(JsonBodies.parse(body, false));
+    PolicyRule rule =
+        subject != null
+            ? new PolicyRule(subject, object, action)
+            : policy(JsonBodies.parse(body, false));
     rbac.removePolicy(tenant, rule, caller);
     return Response.noContent().build();
   }
@@ -79,7 +83,8 @@ public class RbacResource {
 
   @POST
   @Path("/groupings")
-  public Response addGrouping(@PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+  public Response addGrouping(
+      @PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
     List<Permission> caller = auth.authenticate(headers, tenant);
     Grouping edge = grouping(JsonBodies.parse(body, false));
     boolean created = rbac.addGrouping(tenant, edge, caller);
@@ -96,17 +101,25 @@ public class RbacResource {
       byte[] body,
       @Context HttpHeaders headers) {
     List<Permission> caller = auth.authenticate(headers, tenant);
-    Grouping edge = principal != null ? new Grouping(principal, role) : grouping(JsonBodies.parse(body, false));
+    Grouping edge =
+        principal != null ? new Grouping(principal, role) : grouping(JsonBodies.parse(body, false));
     rbac.removeGrouping(tenant, edge, caller);
     return Response.noContent().build();
   }
 
   private static PolicyRule policy(JsonNode node) {
-    return new PolicyRule(JsonBodies.text(node, "subject"), JsonBodies.text(node, "object"), JsonBodies.text(node, "action"));
+    return new PolicyRule(
+        JsonBodies.text(node, "subject"),
+        JsonBodies.text(node, "object"),
+        JsonBodies.text(node, "action"));
   }
 
   private static ObjectNode policy(PolicyRule rule) {
-    return JsonBodies.JSON.createObjectNode().put("subject", rule.subject()).put("object", rule.object()).put("action", rule.action());
+    return JsonBodies.JSON
+        .createObjectNode()
+        .put("subject", rule.subject())
+        .put("object", rule.object())
+        .put("action", rule.action());
   }
 
   private static Grouping grouping(JsonNode node) {

@@ -34,7 +34,9 @@ public class SigningKeyResource {
     return Response.ok(reply.toString()).build();
   }
 
-  /** Publishes the next key now; it signs once every JWKS cache has seen it (202: it happens later). */
+  /**
+   * Publishes the next key now; it signs once every JWKS cache has seen it (202: it happens later).
+   */
   @POST
   @Path("/rotate")
   public Response rotate(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
@@ -43,7 +45,12 @@ public class SigningKeyResource {
   }
 
   private static ObjectNode json(SigningKey k) {
-    ObjectNode node = JsonBodies.JSON.createObjectNode().put("kid", k.kid()).put("state", k.state()).put("x", k.publicX());
+    ObjectNode node =
+        JsonBodies.JSON
+            .createObjectNode()
+            .put("kid", k.kid())
+            .put("state", k.state())
+            .put("x", k.publicX());
     node.put("activate_after", k.activateAfter() == null ? null : k.activateAfter().toString());
     node.put("retire_after", k.retireAfter() == null ? null : k.retireAfter().toString());
     return node;

@@ -59,8 +59,7 @@ public class StreamResource {
       @Context HttpHeaders headers) {
     StreamRef ref = ref(tenant, namespace, stream);
     Stream found =
-        store
-            .stream(ref)
+        store.stream(ref)
             .filter(s -> s.state() == Stream.State.ACTIVE)
             .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
     return Documents.ok(codec, found, headers).build();
@@ -75,7 +74,10 @@ public class StreamResource {
       @Context HttpHeaders headers) {
     StreamRef ref = ref(tenant, namespace, stream);
     var found =
-        store.placement(ref).orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " has no placement"));
+        store
+            .placement(ref)
+            .orElseThrow(
+                () -> ControlPlaneException.notFound("stream " + ref + " has no placement"));
     return Documents.ok(codec, found, headers).build();
   }
 
@@ -88,15 +90,22 @@ public class StreamResource {
       @PathParam("stream") String stream,
       byte[] body,
       @Context HttpHeaders headers) {
-    auth.require(headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
+    auth.require(
+        headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
     StreamRef ref = ref(tenant, namespace, stream);
     var doc = Documents.parse(codec, body, headers);
     Stream wanted =
         (Stream)
             codec.read(
-                doc, ResourceKind.STREAM, Map.of("tenant", ref.tenant(), "namespace", ref.namespace(), "name", ref.stream()));
+                doc,
+                ResourceKind.STREAM,
+                Map.of("tenant", ref.tenant(), "namespace", ref.namespace(), "name", ref.stream()));
     Applied<Stream> applied = streams.applyStream(wanted, codec.expectedVersion(doc));
-    return Documents.body(Response.status(applied.created() ? 201 : 200), codec, codec.toTree(applied.resource()), headers)
+    return Documents.body(
+            Response.status(applied.created() ? 201 : 200),
+            codec,
+            codec.toTree(applied.resource()),
+            headers)
         .build();
   }
 
@@ -108,12 +117,16 @@ public class StreamResource {
       @PathParam("stream") String stream,
       @QueryParam("force") boolean force,
       @Context HttpHeaders headers) {
-    auth.require(headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
-    return Documents.ok(codec, streams.deleteStream(ref(tenant, namespace, stream), force), headers).build();
+    auth.require(
+        headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
+    return Documents.ok(codec, streams.deleteStream(ref(tenant, namespace, stream), force), headers)
+        .build();
   }
 
   private static StreamRef ref(String tenant, String namespace, String stream) {
     return new StreamRef(
-        PathNames.check("tenant", tenant), PathNames.check("namespace", namespace), PathNames.check("stream", stream));
+        PathNames.check("tenant", tenant),
+        PathNames.check("namespace", namespace),
+        PathNames.check("stream", stream));
   }
 }

@@ -37,7 +37,9 @@ public class TenantResource {
 
   @GET
   public Response list(
-      @QueryParam("limit") String limit, @QueryParam("page_token") String pageToken, @Context HttpHeaders headers) {
+      @QueryParam("limit") String limit,
+      @QueryParam("page_token") String pageToken,
+      @Context HttpHeaders headers) {
     int n = Paging.limit(limit);
     var page = store.tenants(Paging.after(pageToken), n);
     return Documents.list(codec, page, Paging.next(page, n, Tenant::name), headers);
@@ -48,20 +50,28 @@ public class TenantResource {
   public Response get(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
     PathNames.check("tenant", tenant);
     Tenant found =
-        store.tenant(tenant).orElseThrow(() -> ControlPlaneException.notFound("tenant " + tenant + " does not exist"));
+        store
+            .tenant(tenant)
+            .orElseThrow(
+                () -> ControlPlaneException.notFound("tenant " + tenant + " does not exist"));
     return Documents.ok(codec, found, headers).build();
   }
 
   @PUT
   @Path("/{tenant}")
   @Consumes({"application/json", "application/yaml", "application/x-yaml", "text/yaml"})
-  public Response put(@PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+  public Response put(
+      @PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));
     PathNames.check("tenant", tenant);
     var doc = Documents.parse(codec, body, headers);
     Tenant wanted = (Tenant) codec.read(doc, ResourceKind.TENANT, Map.of("name", tenant));
     Applied<Tenant> applied = tenants.applyTenant(wanted, codec.expectedVersion(doc));
-    return Documents.body(Response.status(applied.created() ? 201 : 200), codec, codec.toTree(applied.resource()), headers)
+    return Documents.body(
+            Response.status(applied.created() ? 201 : 200),
+            codec,
+            codec.toTree(applied.resource()),
+            headers)
         .build();
   }
 

@@ -27,7 +27,8 @@ public class TokenResource {
   @Path("/exchange")
   @Consumes("application/json")
   @Produces("application/json")
-  public Response exchange(@PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+  public Response exchange(
+      @PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
     String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       throw new TokenRejected("a bearer token is required");

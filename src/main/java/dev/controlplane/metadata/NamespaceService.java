@@ -40,11 +40,20 @@ public class NamespaceService {
     Namespace current =
         store
             .namespace(tenant, name)
-            .orElseThrow(() -> ControlPlaneException.notFound("namespace " + tenant + "/" + name + " does not exist"));
+            .orElseThrow(
+                () ->
+                    ControlPlaneException.notFound(
+                        "namespace " + tenant + "/" + name + " does not exist"));
     long streams = store.countStreams(tenant, name);
     if (streams > 0) {
       throw ControlPlaneException.conflict(
-          "namespace " + tenant + "/" + name + " still has " + streams + " stream(s), including deleted ones"
+          "namespace "
+              + tenant
+              + "/"
+              + name
+              + " still has "
+              + streams
+              + " stream(s), including deleted ones"
               + " awaiting purge; delete them first");
     }
     return write.delete(current);

@@ -5,7 +5,9 @@ import dev.controlplane.metadata.model.Resource;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Optimistic concurrency: a client that read version v may ask to write only if v is still current. */
+/**
+ * Optimistic concurrency: a client that read version v may ask to write only if v is still current.
+ */
 final class Preconditions {
 
   private Preconditions() {}

@@ -32,21 +32,26 @@ public class StreamQueries {
   public record Page(List<StreamInfo> streams, String nextPageToken) {}
 
   @Transactional
-  public Page listStreams(String tenant, String namespace, String filter, int pageSize, String pageToken) {
+  public Page listStreams(
+      String tenant, String namespace, String filter, int pageSize, String pageToken) {
     String safeFilter = filter == null ? "" : filter;
     int size = pageSize <= 0 ? DEFAULT_PAGE : Math.min(pageSize, MAX_PAGE);
     String after = decode(pageToken, safeFilter);
     List<Stream> page = store.streamsContaining(tenant, namespace, safeFilter, after, size);
     var metrics = health.metrics(tenant, namespace, page.stream().map(Stream::name).toList());
     List<StreamInfo> infos =
-        page.stream().map(s -> new StreamInfo(s, metrics.getOrDefault(s.name(), StreamMetrics.NONE))).toList();
+        page.stream()
+            .map(s -> new StreamInfo(s, metrics.getOrDefault(s.name(), StreamMetrics.NONE)))
+            .toList();
     String next = page.size() < size ? "" : encode(page.get(page.size() - 1).name(), safeFilter);
     return new Page(infos, next);
   }
 
   private static String encode(String lastName, String filter) {
     String raw = lastName + "\n" + filter;
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
   }
 
   private static String decode(String token, String filter) {
@@ -61,7 +66,8 @@ public class StreamQueries {
     }
     int cut = raw.indexOf('\n');
     if (cut < 0 || !raw.substring(cut + 1).equals(filter)) {
-      throw ControlPlaneException.validation("page_token", "does not belong to this filter; start again without it");
+      throw ControlPlaneException.validation(
+          "page_token", "does not belong to this filter; start again without it");
     }
     return raw.substring(0, cut);
   }

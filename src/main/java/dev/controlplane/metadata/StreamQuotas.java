@@ -23,12 +23,19 @@ public class StreamQuotas {
     if (nsLimit != null && store.countActiveStreams(ref.tenant(), ref.namespace()) >= nsLimit) {
       throw new ControlPlaneException(
           ErrorCode.RESOURCE_EXHAUSTED,
-          "namespace " + ref.tenant() + "/" + ref.namespace() + " has reached its quota of " + nsLimit + " streams");
+          "namespace "
+              + ref.tenant()
+              + "/"
+              + ref.namespace()
+              + " has reached its quota of "
+              + nsLimit
+              + " streams");
     }
     Long tenantLimit = store.tenant(ref.tenant()).orElseThrow().quotas().maxStreams();
     if (tenantLimit != null && store.countActiveStreams(ref.tenant(), null) >= tenantLimit) {
       throw new ControlPlaneException(
-          ErrorCode.RESOURCE_EXHAUSTED, "tenant " + ref.tenant() + " has reached its quota of " + tenantLimit + " streams");
+          ErrorCode.RESOURCE_EXHAUSTED,
+          "tenant " + ref.tenant() + " has reached its quota of " + tenantLimit + " streams");
     }
   }
 }

@@ -21,8 +21,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Creates streams with their initial placement, changes their mutable settings, and deletes them
- * (a DELETE is published at once; the row is purged after the grace period).
+ * Creates streams with their initial placement, changes their mutable settings, and deletes them (a
+ * DELETE is published at once; the row is purged after the grace period).
  */
 @ApplicationScoped
 public class StreamService {
@@ -34,18 +34,25 @@ public class StreamService {
   @Inject StreamQuotas quotas;
   @Inject dev.controlplane.broker.BrokerHealthQueries health;
 
-  /** Creates the stream and its placement; ALREADY_EXISTS when the name is taken (deleted ones included). */
+  /**
+   * Creates the stream and its placement; ALREADY_EXISTS when the name is taken (deleted ones
+   * included).
+   */
   @Transactional
   public Stream createStream(Stream stream) {
     VersionedWrite write = changeLog.begin();
     requireNamespace(stream.ref());
     if (store.stream(stream.ref()).isPresent()) {
-      throw new ControlPlaneException(ErrorCode.ALREADY_EXISTS, "stream " + stream.ref() + " already exists");
+      throw new ControlPlaneException(
+          ErrorCode.ALREADY_EXISTS, "stream " + stream.ref() + " already exists");
     }
     return create(write, stream);
   }
 
-  /** Create-or-replace for the declarative API: creates like {@link #createStream}, or changes mutable settings. */
+  /**
+   * Create-or-replace for the declarative API: creates like {@link #createStream}, or changes
+   * mutable settings.
+   */
   @Transactional
   public Applied<Stream> applyStream(Stream stream, OptionalLong expectedVersion) {
     VersionedWrite write = changeLog.begin();
@@ -53,7 +60,8 @@ public class StreamService {
     requireNamespace(ref);
     Optional<Stream> current = store.stream(ref);
     if (current.isPresent() && current.get().state() == Stream.State.DELETING) {
-      throw ControlPlaneException.conflict("stream " + ref + " is deleted and waiting for its purge; restore it first");
+      throw ControlPlaneException.conflict(
+          "stream " + ref + " is deleted and waiting for its purge; restore it first");
     }
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isEmpty()) {
@@ -64,7 +72,9 @@ public class StreamService {
     if (existing.spec().shards() != wanted.spec().shards()
         || existing.spec().replicationFactor() != wanted.spec().replicationFactor()) {
       throw ControlPlaneException.conflict(
-          "spec.shards and spec.replication_factor of stream " + ref + " cannot change after creation");
+          "spec.shards and spec.replication_factor of stream "
+              + ref
+              + " cannot change after creation");
     }
     if (Preconditions.sameContent(existing, wanted)) {
       return new Applied<>(existing, Outcome.UNCHANGED);
@@ -80,15 +90,18 @@ public class StreamService {
   public Stream deleteStream(StreamRef ref, boolean force) {
     VersionedWrite write = changeLog.begin();
     Stream current =
-        store
-            .stream(ref)
+        store.stream(ref)
             .filter(s -> s.state() == Stream.State.ACTIVE)
             .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
     long subscribers = health.activeSubscribers(ref);
     if (subscribers > 0 && !force) {
       throw new ControlPlaneException(
           ErrorCode.FAILED_PRECONDITION,
-          "stream " + ref + " has " + subscribers + " active subscriber(s); delete with force to proceed");
+          "stream "
+              + ref
+              + " has "
+              + subscribers
+              + " active subscriber(s); delete with force to proceed");
     }
     store.placement(ref).ifPresent(write::delete);
     Stream deleted = write.deleteKeeping(current.withState(Stream.State.DELETING), current);
@@ -102,10 +115,12 @@ public class StreamService {
   public Stream restoreStream(StreamRef ref) {
     VersionedWrite write = changeLog.begin();
     Stream deleted =
-        store
-            .stream(ref)
+        store.stream(ref)
             .filter(s -> s.state() == Stream.State.DELETING)
-            .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " is not waiting for its purge"));
+            .orElseThrow(
+                () ->
+                    ControlPlaneException.notFound(
+                        "stream " + ref + " is not waiting for its purge"));
     requireNamespace(ref);
     quotas.checkRoomFor(ref);
     Stream restored = write.put(deleted.withState(Stream.State.ACTIVE), null);
@@ -123,13 +138,16 @@ public class StreamService {
 
   private ShardPlacement newPlacement(Stream stream) {
     var load = loadQuery.loadOf(store.brokersWithStatus(Broker.Status.ACTIVE));
-    var shards = PlacementPlanner.placeShards(stream.spec().shards(), stream.spec().replicationFactor(), load);
+    var shards =
+        PlacementPlanner.placeShards(
+            stream.spec().shards(), stream.spec().replicationFactor(), load);
     return new ShardPlacement(stream.tenant(), stream.namespace(), stream.name(), shards, 0);
   }
 
   private void requireNamespace(StreamRef ref) {
     if (store.namespace(ref.tenant(), ref.namespace()).isEmpty()) {
-      throw ControlPlaneException.notFound("namespace " + ref.tenant() + "/" + ref.namespace() + " does not exist");
+      throw ControlPlaneException.notFound(
+          "namespace " + ref.tenant() + "/" + ref.namespace() + " does not exist");
     }
   }
 

@@ -35,7 +35,10 @@ public class TenantService {
   public Tenant deleteTenant(String name) {
     VersionedWrite write = changeLog.begin();
     Tenant current =
-        store.tenant(name).orElseThrow(() -> ControlPlaneException.notFound("tenant " + name + " does not exist"));
+        store
+            .tenant(name)
+            .orElseThrow(
+                () -> ControlPlaneException.notFound("tenant " + name + " does not exist"));
     long namespaces = store.countNamespaces(name);
     if (namespaces > 0) {
       throw ControlPlaneException.conflict(

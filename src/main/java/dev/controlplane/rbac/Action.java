@@ -26,7 +26,8 @@ public enum Action {
   CACHE_WRITE("cache.write", EnumSet.of(Kind.CACHE));
 
   private static final Set<Action> NAMESPACE_CONTENT =
-      EnumSet.of(STREAM_MANAGE, CACHE_MANAGE, STREAM_PUBLISH, STREAM_SUBSCRIBE, CACHE_READ, CACHE_WRITE);
+      EnumSet.of(
+          STREAM_MANAGE, CACHE_MANAGE, STREAM_PUBLISH, STREAM_SUBSCRIBE, CACHE_READ, CACHE_WRITE);
 
   private final String wireName;
   private final Set<Kind> objectKinds;

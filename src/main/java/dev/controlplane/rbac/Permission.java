@@ -3,10 +3,16 @@ package dev.controlplane.rbac;
 import java.util.Collection;
 import java.util.Optional;
 
-/** An action on an object: the unit RBAC grants and a token's {@code perms} lists ({@code action:object}). */
+/**
+ * An action on an object: the unit RBAC grants and a token's {@code perms} lists ({@code
+ * action:object}).
+ */
 public record Permission(Action action, RbacObject object) {
 
-  /** Parses {@code action:object}; empty for anything outside the grammar or an action/kind mismatch. */
+  /**
+   * Parses {@code action:object}; empty for anything outside the grammar or an action/kind
+   * mismatch.
+   */
   public static Optional<Permission> parse(String text) {
     if (text == null) {
       return Optional.empty();

@@ -27,13 +27,19 @@ public class RbacAdmin {
   public List<PolicyRule> policies(String tenant, Collection<Permission> caller) {
     requireAny(caller, tenant, Action.RBAC_VIEW);
     return store.policies(tenant).stream()
-        .filter(p -> RbacObject.parse(p.object()).map(o -> holds(caller, Action.RBAC_VIEW, o)).orElse(false))
+        .filter(
+            p ->
+                RbacObject.parse(p.object())
+                    .map(o -> holds(caller, Action.RBAC_VIEW, o))
+                    .orElse(false))
         .toList();
   }
 
   public List<Grouping> groupings(String tenant, Collection<Permission> caller) {
     requireAny(caller, tenant, Action.RBAC_VIEW);
-    return store.groupings(tenant).stream().filter(g -> roleWithin(tenant, g.role(), caller, Action.RBAC_VIEW)).toList();
+    return store.groupings(tenant).stream()
+        .filter(g -> roleWithin(tenant, g.role(), caller, Action.RBAC_VIEW))
+        .toList();
   }
 
   /** Adds the policy; returns whether it was created (false: it existed). */
@@ -67,32 +73,40 @@ public class RbacAdmin {
     RbacObject object = parseObject(tenant, rule.object());
     Action action =
         Action.parse(rule.action())
-            .orElseThrow(() -> ControlPlaneException.validation("action", "unknown action '" + rule.action() + "'"));
+            .orElseThrow(
+                () ->
+                    ControlPlaneException.validation(
+                        "action", "unknown action '" + rule.action() + "'"));
     if (!action.appliesTo(object.kind())) {
-      throw ControlPlaneException.validation("action", action + " does not apply to " + object.kind().prefix + " objects");
+      throw ControlPlaneException.validation(
+          "action", action + " does not apply to " + object.kind().prefix + " objects");
     }
     if (!holds(caller, Action.RBAC_POLICY_MANAGE, object)) {
-      throw forbidden("the policy's object " + object + " is outside your rbac.policy.manage scope");
+      throw forbidden(
+          "the policy's object " + object + " is outside your rbac.policy.manage scope");
     }
   }
 
   private void checkGrouping(String tenant, Grouping grouping, Collection<Permission> caller) {
     requireAny(caller, tenant, Action.RBAC_ASSIGNMENT_MANAGE);
     checkSubject("principal", grouping.principal(), false);
-    if (grouping.role() == null || !(grouping.role().startsWith("role:") || grouping.role().startsWith("group:"))) {
+    if (grouping.role() == null
+        || !(grouping.role().startsWith("role:") || grouping.role().startsWith("group:"))) {
       throw ControlPlaneException.validation("role", "must be role:<name> or group:<name>");
     }
     checkSubject("role", grouping.role(), false);
     if (!roleWithin(tenant, grouping.role(), caller, Action.RBAC_ASSIGNMENT_MANAGE)) {
-      throw forbidden(grouping.role() + " grants permissions outside your rbac.assignment.manage scope");
+      throw forbidden(
+          grouping.role() + " grants permissions outside your rbac.assignment.manage scope");
     }
   }
 
   /**
-   * Whether every permission the role carries lies inside the caller's scope for {@code action}.
-   * A role without permissions needs tenant scope: whatever it is given later reaches its members.
+   * Whether every permission the role carries lies inside the caller's scope for {@code action}. A
+   * role without permissions needs tenant scope: whatever it is given later reaches its members.
    */
-  private boolean roleWithin(String tenant, String role, Collection<Permission> caller, Action action) {
+  private boolean roleWithin(
+      String tenant, String role, Collection<Permission> caller, Action action) {
     List<RbacObject> objects = enforcers.objectsOf(tenant, role);
     if (objects.isEmpty()) {
       return holds(caller, action, RbacObject.tenant(tenant));
@@ -105,7 +119,8 @@ public class RbacAdmin {
   }
 
   private static void requireAny(Collection<Permission> caller, String tenant, Action action) {
-    boolean any = caller.stream().anyMatch(p -> p.action() == action && p.object().tenant().equals(tenant));
+    boolean any =
+        caller.stream().anyMatch(p -> p.action() == action && p.object().tenant().equals(tenant));
     if (!any) {
       throw forbidden("this needs " + action + " in tenant " + tenant);
     }
@@ -113,7 +128,8 @@ public class RbacAdmin {
 
   static RbacObject parseObject(String tenant, String text) {
     if (text != null && text.startsWith("tenant:*")) {
-      throw ControlPlaneException.validation("object", "tenant:* is not allowed: every object names one tenant");
+      throw ControlPlaneException.validation(
+          "object", "tenant:* is not allowed: every object names one tenant");
     }
     RbacObject object =
         RbacObject.parse(text)
@@ -121,10 +137,13 @@ public class RbacAdmin {
                 () ->
                     ControlPlaneException.validation(
                         "object",
-                        "'" + text + "' is not tenant:T, namespace:T/N|*, stream:T/N/S|* or cache:T/N/C|*"
+                        "'"
+                            + text
+                            + "' is not tenant:T, namespace:T/N|*, stream:T/N/S|* or cache:T/N/C|*"
                             + " (a wildcard only as the last segment)"));
     if (!object.tenant().equals(tenant)) {
-      throw ControlPlaneException.validation("object", "the object belongs to another tenant than " + tenant);
+      throw ControlPlaneException.validation(
+          "object", "the object belongs to another tenant than " + tenant);
     }
     return object;
   }
@@ -139,11 +158,15 @@ public class RbacAdmin {
     if (subject.startsWith("group:") && Names.isValid(subject.substring(6))) {
       return;
     }
-    if (subject.startsWith("role:") && Names.isValid(subject.substring(5)) && (allowRole || "role".equals(field))) {
+    if (subject.startsWith("role:")
+        && Names.isValid(subject.substring(5))
+        && (allowRole || "role".equals(field))) {
       return;
     }
     throw ControlPlaneException.validation(
-        field, "must be a principal id (64 lowercase hex), group:<name>" + (allowRole ? " or role:<name>" : ""));
+        field,
+        "must be a principal id (64 lowercase hex), group:<name>"
+            + (allowRole ? " or role:<name>" : ""));
   }
 
   private static ControlPlaneException forbidden(String message) {

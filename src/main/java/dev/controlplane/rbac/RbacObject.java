@@ -6,8 +6,8 @@ import java.util.Optional;
 /**
  * An RBAC object in the canonical grammar of the spec: {@code tenant:T}, {@code namespace:T/N} or
  * {@code namespace:T/*}, {@code stream:T/N/S} or {@code stream:T/N/*}, {@code cache:T/N/C} or
- * {@code cache:T/N/*}. A wildcard is allowed only as the last segment and never for the tenant,
- * so every object names exactly one tenant.
+ * {@code cache:T/N/*}. A wildcard is allowed only as the last segment and never for the tenant, so
+ * every object names exactly one tenant.
  *
  * @param name the last segment, or {@code *}; null for a tenant object
  */
@@ -101,7 +101,8 @@ public record RbacObject(Kind kind, String tenant, String namespace, String name
         if (kind == Kind.TENANT) {
           return false;
         }
-        return outer.isWildcard() || (!(kind == Kind.NAMESPACE && isWildcard()) && namespace.equals(outer.namespace));
+        return outer.isWildcard()
+            || (!(kind == Kind.NAMESPACE && isWildcard()) && namespace.equals(outer.namespace));
       default:
         return kind == outer.kind && KeyMatch.matches(toString(), outer.toString());
     }

@@ -19,7 +19,9 @@ public class RbacStore {
 
   public long revision(String tenant) {
     List<?> rows =
-        em.createNativeQuery("SELECT revision FROM rbac_revisions WHERE tenant = ?1").setParameter(1, tenant).getResultList();
+        em.createNativeQuery("SELECT revision FROM rbac_revisions WHERE tenant = ?1")
+            .setParameter(1, tenant)
+            .getResultList();
     return rows.isEmpty() ? 0 : ((Number) rows.get(0)).longValue();
   }
 
@@ -29,15 +31,22 @@ public class RbacStore {
                 "SELECT subject, object, action FROM rbac_policies WHERE tenant = ?1 ORDER BY subject, object, action")
             .setParameter(1, tenant)
             .getResultList();
-    return rows.stream().map(r -> (Object[]) r).map(r -> new PolicyRule((String) r[0], (String) r[1], (String) r[2])).toList();
+    return rows.stream()
+        .map(r -> (Object[]) r)
+        .map(r -> new PolicyRule((String) r[0], (String) r[1], (String) r[2]))
+        .toList();
   }
 
   public List<Grouping> groupings(String tenant) {
     List<?> rows =
-        em.createNativeQuery("SELECT principal, role FROM rbac_groupings WHERE tenant = ?1 ORDER BY principal, role")
+        em.createNativeQuery(
+                "SELECT principal, role FROM rbac_groupings WHERE tenant = ?1 ORDER BY principal, role")
             .setParameter(1, tenant)
             .getResultList();
-    return rows.stream().map(r -> (Object[]) r).map(r -> new Grouping((String) r[0], (String) r[1])).toList();
+    return rows.stream()
+        .map(r -> (Object[]) r)
+        .map(r -> new Grouping((String) r[0], (String) r[1]))
+        .toList();
   }
 
   /** Adds the policy; false when it already existed (nothing changes then). */
@@ -55,7 +64,8 @@ public class RbacStore {
 
   public boolean removePolicy(String tenant, PolicyRule rule) {
     int removed =
-        em.createNativeQuery("DELETE FROM rbac_policies WHERE tenant = ?1 AND subject = ?2 AND object = ?3 AND action = ?4")
+        em.createNativeQuery(
+                "DELETE FROM rbac_policies WHERE tenant = ?1 AND subject = ?2 AND object = ?3 AND action = ?4")
             .setParameter(1, tenant)
             .setParameter(2, rule.subject())
             .setParameter(3, rule.object())
@@ -77,7 +87,8 @@ public class RbacStore {
 
   public boolean removeGrouping(String tenant, Grouping grouping) {
     int removed =
-        em.createNativeQuery("DELETE FROM rbac_groupings WHERE tenant = ?1 AND principal = ?2 AND role = ?3")
+        em.createNativeQuery(
+                "DELETE FROM rbac_groupings WHERE tenant = ?1 AND principal = ?2 AND role = ?3")
             .setParameter(1, tenant)
             .setParameter(2, grouping.principal())
             .setParameter(3, grouping.role())

@@ -7,8 +7,8 @@ import org.casbin.jcasbin.persist.Helper;
 
 /**
  * jcasbin's view of one tenant's rows in {@code rbac_policies} and {@code rbac_groupings}. It only
- * loads: writes go through {@link RbacStore} inside a transaction that also bumps the revision,
- * so an enforcer is never changed in place, only replaced.
+ * loads: writes go through {@link RbacStore} inside a transaction that also bumps the revision, so
+ * an enforcer is never changed in place, only replaced.
  */
 final class TableAdapter implements Adapter {
 
@@ -50,7 +50,8 @@ final class TableAdapter implements Adapter {
   }
 
   @Override
-  public void removeFilteredPolicy(String sec, String ptype, int fieldIndex, String... fieldValues) {
+  public void removeFilteredPolicy(
+      String sec, String ptype, int fieldIndex, String... fieldValues) {
     throw new UnsupportedOperationException("RBAC rows are written through RbacStore");
   }
 }

@@ -14,8 +14,8 @@ import org.casbin.jcasbin.model.Model;
 /**
  * One jcasbin enforcer per tenant (the tenant is the domain), loaded from the tables and reused
  * while the tenant's {@code rbac_revisions} row is unchanged. Each evaluation reads that one row,
- * so a change committed on any node is enforced by every node on its next request — no
- * notification to lose, no propagation delay.
+ * so a change committed on any node is enforced by every node on its next request — no notification
+ * to lose, no propagation delay.
  */
 @ApplicationScoped
 public class TenantEnforcers {
@@ -58,7 +58,9 @@ public class TenantEnforcers {
     for (String subject : subjects) {
       for (List<String> rule : enforcer.getImplicitPermissionsForUser(subject, tenant)) {
         // rule = [subject, domain, object, action]; rows written outside the grammar grant nothing.
-        Permission.of(rule.get(3), rule.get(2)).filter(p -> p.object().tenant().equals(tenant)).ifPresent(out::add);
+        Permission.of(rule.get(3), rule.get(2))
+            .filter(p -> p.object().tenant().equals(tenant))
+            .ifPresent(out::add);
       }
     }
     return List.copyOf(out);
@@ -69,7 +71,10 @@ public class TenantEnforcers {
     return granted(tenant, subject, Set.of()).stream().map(Permission::object).toList();
   }
 
-  /** Whether the direct (non-inherited) model allows the request: keyMatch on objects, exact actions. */
+  /**
+   * Whether the direct (non-inherited) model allows the request: keyMatch on objects, exact
+   * actions.
+   */
   public boolean enforce(String tenant, String subject, String object, String action) {
     return current(tenant).enforce(subject, tenant, object, action);
   }

@@ -42,7 +42,9 @@ public final class AuthBenchmark {
   private static final int TOKENS = Integer.getInteger("bench.tokens", 20_000);
 
   public static void main(String[] args) throws Exception {
-    System.out.printf("machine: %d cores, JDK %s%n", Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+    System.out.printf(
+        "machine: %d cores, JDK %s%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
     double verify = es256Verify();
     double sign = ed25519Sign();
     System.out.printf("ES256 verify (nimbus, 1 thread):   %,.0f/s%n", verify);
@@ -59,25 +61,43 @@ public final class AuthBenchmark {
       setUp(operator);
       List<String> tokens = upstreamTokens();
       double rate = exchanges(httpPort, tokens);
-      System.out.printf("token exchanges (%d client threads, distinct tokens): %,.0f/s%n", THREADS, rate);
-      System.out.printf("crypto bound per core: min(verify, sign) = %,.0f/s; exchanges reach %.0f%% of it per core%n",
-          Math.min(verify, sign), 100 * rate / Runtime.getRuntime().availableProcessors() / Math.min(verify, sign));
+      System.out.printf(
+          "token exchanges (%d client threads, distinct tokens): %,.0f/s%n", THREADS, rate);
+      System.out.printf(
+          "crypto bound per core: min(verify, sign) = %,.0f/s; exchanges reach %.0f%% of it per core%n",
+          Math.min(verify, sign),
+          100 * rate / Runtime.getRuntime().availableProcessors() / Math.min(verify, sign));
     }
     System.exit(0);
   }
 
   private static void setUp(Http operator) {
     check(operator.put("/v1/tenants/bench", Http.tenant("bench", "benchmark")));
-    var issuer = Http.JSON.createObjectNode().put("issuer", OidcProvider.issuer("bench")).put("discovery_url", OidcProvider.discoveryUrl("bench"));
+    var issuer =
+        Http.JSON
+            .createObjectNode()
+            .put("issuer", OidcProvider.issuer("bench"))
+            .put("discovery_url", OidcProvider.discoveryUrl("bench"));
     issuer.putArray("audiences").add(OidcProvider.AUDIENCE);
     issuer.putObject("claim_mappings").put("groups_claim", "groups");
     check(post(operator, "/v1/tenants/bench/idp-issuers", issuer.toString()));
-    check(post(operator, "/v1/tenants/bench/rbac/policies", "{\"subject\":\"role:pub\",\"object\":\"stream:bench/ns/*\",\"action\":\"stream.publish\"}"));
-    check(post(operator, "/v1/tenants/bench/rbac/groupings", "{\"principal\":\"group:clients\",\"role\":\"role:pub\"}"));
+    check(
+        post(
+            operator,
+            "/v1/tenants/bench/rbac/policies",
+            "{\"subject\":\"role:pub\",\"object\":\"stream:bench/ns/*\",\"action\":\"stream.publish\"}"));
+    check(
+        post(
+            operator,
+            "/v1/tenants/bench/rbac/groupings",
+            "{\"principal\":\"group:clients\",\"role\":\"role:pub\"}"));
   }
 
   private static Http.Reply post(Http http, String path, String body) {
-    return http.send(http.request(path).POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json"));
+    return http.send(
+        http.request(path)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json"));
   }
 
   private static void check(Http.Reply reply) {
@@ -90,7 +110,13 @@ public final class AuthBenchmark {
     List<String> tokens = new ArrayList<>(TOKENS);
     JWSHeader.Builder header = OidcProvider.es256("bench");
     for (int i = 0; i < TOKENS; i++) {
-      tokens.add(OidcProvider.sign("bench", header, OidcProvider.claims("bench", "client-" + i).claim("groups", List.of("clients")).build()));
+      tokens.add(
+          OidcProvider.sign(
+              "bench",
+              header,
+              OidcProvider.claims("bench", "client-" + i)
+                  .claim("groups", List.of("clients"))
+                  .build()));
     }
     return tokens;
   }
@@ -108,12 +134,14 @@ public final class AuthBenchmark {
     long deadline = start + DURATION.toNanos();
     List<Future<?>> futures = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
-      futures.add(pool.submit(() -> {
-        String token;
-        while (System.nanoTime() < deadline && (token = queue.poll()) != null) {
-          (exchange(port, token) == 200 ? done : failed).incrementAndGet();
-        }
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                String token;
+                while (System.nanoTime() < deadline && (token = queue.poll()) != null) {
+                  (exchange(port, token) == 200 ? done : failed).incrementAndGet();
+                }
+              }));
     }
     for (Future<?> f : futures) {
       f.get();
@@ -128,12 +156,18 @@ public final class AuthBenchmark {
 
   private static int exchange(int port, String token) {
     Http http = new Http(port, token);
-    return http.send(http.request("/v1/tenants/bench/token/exchange").POST(HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json")).status();
+    return http.send(
+            http.request("/v1/tenants/bench/token/exchange")
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .header("Content-Type", "application/json"))
+        .status();
   }
 
   private static double es256Verify() throws Exception {
     ECKey key = new ECKeyGenerator(Curve.P_256).generate();
-    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.ES256), new JWTClaimsSet.Builder().subject("x").build());
+    SignedJWT jwt =
+        new SignedJWT(
+            new JWSHeader(JWSAlgorithm.ES256), new JWTClaimsSet.Builder().subject("x").build());
     jwt.sign(new ECDSASigner(key));
     ECDSAVerifier verifier = new ECDSAVerifier(key.toECPublicKey());
     return rate(() -> jwt.verify(verifier));
@@ -142,7 +176,11 @@ public final class AuthBenchmark {
   private static double ed25519Sign() throws Exception {
     OctetKeyPair key = new OctetKeyPairGenerator(Curve.Ed25519).generate();
     Ed25519Signer signer = new Ed25519Signer(key);
-    JWTClaimsSet claims = new JWTClaimsSet.Builder().subject("x").claim("perms", List.of("stream.publish:stream:a/b/*")).build();
+    JWTClaimsSet claims =
+        new JWTClaimsSet.Builder()
+            .subject("x")
+            .claim("perms", List.of("stream.publish:stream:a/b/*"))
+            .build();
     return rate(() -> new SignedJWT(new JWSHeader(JWSAlgorithm.EdDSA), claims).sign(signer));
   }
 

@@ -14,8 +14,8 @@ import java.util.Map;
  * Kills the leader of a 3-node cluster with {@code kill -9} while a client writes continuously,
  * {@code bench.kills} times (default 20), and prints the recovery time (kill to the first write
  * acknowledged by the new leader) as p50/p99/max and the number of acknowledged writes lost (must
- * be 0). The killed node is restarted before the next round so the cluster always has a quorum.
- * Run it with scripts/benchmark-failover.
+ * be 0). The killed node is restarted before the next round so the cluster always has a quorum. Run
+ * it with scripts/benchmark-failover.
  */
 public final class FailoverBenchmark {
 
@@ -35,7 +35,8 @@ public final class FailoverBenchmark {
         leader.kill();
         Node next = cluster.awaitLeader(cluster.others(leader), wait);
         elections.add((System.nanoTime() - killedAt) / 1_000_000);
-        long recovery = (load.awaitAckAfter(killedAt, leader.id, wait).atNanos() - killedAt) / 1_000_000;
+        long recovery =
+            (load.awaitAckAfter(killedAt, leader.id, wait).atNanos() - killedAt) / 1_000_000;
         recoveries.add(recovery);
         System.out.printf(
             "round %2d: killed %s, new leader %s seen after %d ms, first acknowledged write after %d ms%n",

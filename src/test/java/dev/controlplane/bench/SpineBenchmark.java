@@ -36,10 +36,12 @@ import org.HdrHistogram.Histogram;
 public final class SpineBenchmark {
 
   private static final int WRITE_THREADS = Integer.getInteger("bench.writers", 16);
-  private static final Duration WRITE_DURATION = Duration.ofSeconds(Long.getLong("bench.writeSeconds", 20));
+  private static final Duration WRITE_DURATION =
+      Duration.ofSeconds(Long.getLong("bench.writeSeconds", 20));
   private static final int WATCHERS = Integer.getInteger("bench.watchers", 100);
   private static final int STEADY_RATE = Integer.getInteger("bench.rate", 200);
-  private static final Duration STEADY_DURATION = Duration.ofSeconds(Long.getLong("bench.steadySeconds", 20));
+  private static final Duration STEADY_DURATION =
+      Duration.ofSeconds(Long.getLong("bench.steadySeconds", 20));
   private static final int STREAMS = Integer.getInteger("bench.streams", 10_000);
   private static final int SHARDS = Integer.getInteger("bench.shards", 16);
   private static final int BROKERS = Integer.getInteger("bench.brokers", 100);
@@ -57,7 +59,9 @@ public final class SpineBenchmark {
     env.put("SERVICE_CONTROLPLANE_WATCH_PROGRESS_INTERVAL", "10s");
     env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", "30s");
     env.put("SERVICE_CONTROLPLANE_DB_POOL_SIZE", "40");
-    System.out.printf("machine: %d cores, JDK %s%n", Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+    System.out.printf(
+        "machine: %d cores, JDK %s%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
     try (ServerProcess server = new ServerProcess("benchmark", env).start()) {
       server.awaitReady(Duration.ofSeconds(120));
       Http http = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
@@ -84,7 +88,10 @@ public final class SpineBenchmark {
                 while (System.nanoTime() < deadline) {
                   String ns = "w" + thread + "-" + (i % 100);
                   long t0 = System.nanoTime();
-                  var reply = http.put("/v1/tenants/bench/namespaces/" + ns, Http.namespace("bench", ns, "rev " + i));
+                  var reply =
+                      http.put(
+                          "/v1/tenants/bench/namespaces/" + ns,
+                          Http.namespace("bench", ns, "rev " + i));
                   if (reply.status() >= 300) {
                     throw new IllegalStateException(reply.body());
                   }
@@ -104,12 +111,18 @@ public final class SpineBenchmark {
     double seconds = (System.nanoTime() - start) / 1e9;
     System.out.printf(
         "sustained writes: %d writes in %.1f s with %d HTTP writers = %.0f writes/s (latency p50 %.1f ms, p99 %.1f ms)%n",
-        writes.get(), seconds, WRITE_THREADS, writes.get() / seconds,
-        latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(99) / 1000.0);
+        writes.get(),
+        seconds,
+        WRITE_THREADS,
+        writes.get() / seconds,
+        latency.getValueAtPercentile(50) / 1000.0,
+        latency.getValueAtPercentile(99) / 1000.0);
   }
 
   private static void watchLatency(Http http, int grpcPort) throws Exception {
-    long from = TestDatabase.queryLong(TestDatabase.url("controlplane_bench"), "SELECT metadata_version FROM cluster_state");
+    long from =
+        TestDatabase.queryLong(
+            TestDatabase.url("controlplane_bench"), "SELECT metadata_version FROM cluster_state");
     Map<Long, long[]> sent = new ConcurrentHashMap<>(); // version -> {request start, ack}
     Histogram fromAck = new Histogram(3);
     Histogram fromRequest = new Histogram(3);
@@ -162,7 +175,9 @@ public final class SpineBenchmark {
       next += interval;
       String ns = "steady-" + (i % 100);
       long t0 = System.nanoTime();
-      var reply = http.put("/v1/tenants/bench/namespaces/" + ns, Http.namespace("bench", ns, "steady " + i));
+      var reply =
+          http.put(
+              "/v1/tenants/bench/namespaces/" + ns, Http.namespace("bench", ns, "steady " + i));
       sent.put(reply.version(), new long[] {t0, System.nanoTime()});
     }
     boolean all = done.await(60, TimeUnit.SECONDS);
@@ -183,12 +198,15 @@ public final class SpineBenchmark {
         WATCHERS, expected, STEADY_RATE, fromRequest.getTotalCount(), all ? "" : " (INCOMPLETE)");
     System.out.printf(
         "  write request sent -> update at watcher: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
-        fromRequest.getValueAtPercentile(50) / 1000.0, fromRequest.getValueAtPercentile(99) / 1000.0,
+        fromRequest.getValueAtPercentile(50) / 1000.0,
+        fromRequest.getValueAtPercentile(99) / 1000.0,
         fromRequest.getMaxValue() / 1000.0);
     System.out.printf(
         "  write acknowledged -> update at watcher: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%.1f%% arrived before the ack)%n",
-        fromAck.getValueAtPercentile(50) / 1000.0, fromAck.getValueAtPercentile(99) / 1000.0,
-        fromAck.getMaxValue() / 1000.0, 100.0 * beforeAck.get() / Math.max(1, fromAck.getTotalCount()));
+        fromAck.getValueAtPercentile(50) / 1000.0,
+        fromAck.getValueAtPercentile(99) / 1000.0,
+        fromAck.getMaxValue() / 1000.0,
+        100.0 * beforeAck.get() / Math.max(1, fromAck.getTotalCount()));
     channels.forEach(Grpc::close);
   }
 
@@ -206,7 +224,8 @@ public final class SpineBenchmark {
       }
       int namespaces = 10;
       for (int n = 0; n < namespaces; n++) {
-        http.put("/v1/tenants/bench/namespaces/s" + n, Http.namespace("bench", "s" + n, "snapshot"));
+        http.put(
+            "/v1/tenants/bench/namespaces/s" + n, Http.namespace("bench", "s" + n, "snapshot"));
       }
       ExecutorService pool = Executors.newFixedThreadPool(8);
       var admin =
@@ -228,7 +247,9 @@ public final class SpineBenchmark {
                                 dev.controlplane.proto.v1.StreamSpec.newBuilder()
                                     .setShards(SHARDS)
                                     .setReplicationFactor(3)
-                                    .setRetention(dev.controlplane.proto.v1.RetentionPolicy.newBuilder().setTime("7d")))
+                                    .setRetention(
+                                        dev.controlplane.proto.v1.RetentionPolicy.newBuilder()
+                                            .setTime("7d")))
                             .build())));
       }
       for (Future<?> f : futures) {
@@ -244,7 +265,8 @@ public final class SpineBenchmark {
         long start = System.nanoTime();
         long bytes = 0;
         int chunks = 0;
-        Iterator<GetSnapshotResponse> it = grpc.metadata().getSnapshot(GetSnapshotRequest.getDefaultInstance());
+        Iterator<GetSnapshotResponse> it =
+            grpc.metadata().getSnapshot(GetSnapshotRequest.getDefaultInstance());
         int streams = 0;
         int placements = 0;
         int brokers = 0;
@@ -264,17 +286,24 @@ public final class SpineBenchmark {
                 + " (client at the default 4 MiB message limit)%n",
             round + 1, version, streams, placements, brokers, bytes, chunks, ms);
       }
-      long head = TestDatabase.queryLong(TestDatabase.url("controlplane_bench"), "SELECT metadata_version FROM cluster_state");
+      long head =
+          TestDatabase.queryLong(
+              TestDatabase.url("controlplane_bench"), "SELECT metadata_version FROM cluster_state");
       long start = System.nanoTime();
       ClientImage past = ClientImage.snapshot(grpc.metadata(), head - 5000);
       System.out.printf(
-          "snapshot at a past version (head - 5000, %d resources): %.0f ms%n", past.size(), (System.nanoTime() - start) / 1e6);
+          "snapshot at a past version (head - 5000, %d resources): %.0f ms%n",
+          past.size(), (System.nanoTime() - start) / 1e6);
       rebalances(grpc, admin);
     }
   }
 
-  /** RebalanceShards of the whole cluster, dry run, for each strategy: after adding 10 brokers, then after draining 5. */
-  private static void rebalances(Grpc grpc, dev.controlplane.proto.v1.AdminServiceGrpc.AdminServiceBlockingStub admin) {
+  /**
+   * RebalanceShards of the whole cluster, dry run, for each strategy: after adding 10 brokers, then
+   * after draining 5.
+   */
+  private static void rebalances(
+      Grpc grpc, dev.controlplane.proto.v1.AdminServiceGrpc.AdminServiceBlockingStub admin) {
     for (int b = BROKERS; b < BROKERS + 10; b++) {
       grpc.brokers()
           .registerBroker(
@@ -296,7 +325,8 @@ public final class SpineBenchmark {
     rebalanceRound(admin, "after draining 5 brokers");
   }
 
-  private static void rebalanceRound(dev.controlplane.proto.v1.AdminServiceGrpc.AdminServiceBlockingStub admin, String when) {
+  private static void rebalanceRound(
+      dev.controlplane.proto.v1.AdminServiceGrpc.AdminServiceBlockingStub admin, String when) {
     for (var strategy :
         new dev.controlplane.proto.v1.RebalanceStrategy[] {
           dev.controlplane.proto.v1.RebalanceStrategy.BALANCED,
@@ -308,7 +338,10 @@ public final class SpineBenchmark {
           admin
               .withMaxInboundMessageSize(256 * 1024 * 1024)
               .rebalanceShards(
-                  dev.controlplane.proto.v1.RebalanceShardsRequest.newBuilder().setStrategy(strategy).setDryRun(true).build());
+                  dev.controlplane.proto.v1.RebalanceShardsRequest.newBuilder()
+                      .setStrategy(strategy)
+                      .setDryRun(true)
+                      .build());
       long leadership = plan.getMovesList().stream().filter(m -> m.getLeadership()).count();
       System.out.printf(
           "RebalanceShards %s, %s (dry run, whole cluster): %d replica moves + %d leadership moves in %.0f ms%n",

@@ -23,7 +23,8 @@ class PlacementPlannerTest {
   private static final int SEEDS = 400;
 
   private static Broker broker(String name, String zone, Integer maxShards) {
-    return new Broker(name, "h:1", "r1", zone, new Broker.Capacity(maxShards, null), Broker.Status.ACTIVE, 0);
+    return new Broker(
+        name, "h:1", "r1", zone, new Broker.Capacity(maxShards, null), Broker.Status.ACTIVE, 0);
   }
 
   /** A random cluster: 2-30 brokers over 1-4 zones, some capped, some already carrying shards. */
@@ -60,8 +61,12 @@ class PlacementPlannerTest {
     return max == null || load.replicas() + added < max;
   }
 
-  /** Checks the structural properties of a successful placement and returns the added replicas per broker. */
-  private static Map<String, Integer> assertWellFormed(Cluster c, List<ShardAssignment> placed, String context) {
+  /**
+   * Checks the structural properties of a successful placement and returns the added replicas per
+   * broker.
+   */
+  private static Map<String, Integer> assertWellFormed(
+      Cluster c, List<ShardAssignment> placed, String context) {
     Map<String, BrokerLoad> byName =
         c.candidates().stream().collect(Collectors.toMap(BrokerLoad::name, b -> b));
     Map<String, Integer> added = new HashMap<>();
@@ -87,8 +92,12 @@ class PlacementPlannerTest {
             .isTrue();
       }
       Set<String> zones =
-          a.replicas().stream().map(n -> byName.get(n).broker().availabilityZone()).collect(Collectors.toSet());
-      assertThat(zones.size()).as(where + " zones").isEqualTo(Math.min(c.rf(), zonesWithRoom.size()));
+          a.replicas().stream()
+              .map(n -> byName.get(n).broker().availabilityZone())
+              .collect(Collectors.toSet());
+      assertThat(zones.size())
+          .as(where + " zones")
+          .isEqualTo(Math.min(c.rf(), zonesWithRoom.size()));
 
       a.replicas().forEach(r -> added.merge(r, 1, Integer::sum));
     }
@@ -99,7 +108,9 @@ class PlacementPlannerTest {
         if (b.replicas() >= max) {
           assertEquals(0, extra, context + " full broker " + b.name() + " got shards");
         } else {
-          assertThat(b.replicas() + extra).as(context + " broker " + b.name()).isLessThanOrEqualTo(max);
+          assertThat(b.replicas() + extra)
+              .as(context + " broker " + b.name())
+              .isLessThanOrEqualTo(max);
         }
       }
     }
@@ -148,7 +159,8 @@ class PlacementPlannerTest {
     assertThat(prefix).as(context + ": zero shards must always be placeable").isNotNull();
     Map<String, Integer> added = new HashMap<>();
     prefix.forEach(a -> a.replicas().forEach(r -> added.merge(r, 1, Integer::sum)));
-    long withRoom = c.candidates().stream().filter(b -> hasRoom(b, added.getOrDefault(b.name(), 0))).count();
+    long withRoom =
+        c.candidates().stream().filter(b -> hasRoom(b, added.getOrDefault(b.name(), 0))).count();
     assertThat(withRoom).as(context + " brokers with room before shard " + k).isLessThan(c.rf());
   }
 
@@ -159,12 +171,15 @@ class PlacementPlannerTest {
       Random random = new Random(seed);
       Cluster c = randomCluster(random, false);
       Set<String> zones =
-          c.candidates().stream().map(b -> b.broker().availabilityZone()).collect(Collectors.toSet());
+          c.candidates().stream()
+              .map(b -> b.broker().availabilityZone())
+              .collect(Collectors.toSet());
       if (zones.size() < c.rf()) {
         continue;
       }
       Map<String, String> zoneOf =
-          c.candidates().stream().collect(Collectors.toMap(BrokerLoad::name, b -> b.broker().availabilityZone()));
+          c.candidates().stream()
+              .collect(Collectors.toMap(BrokerLoad::name, b -> b.broker().availabilityZone()));
       for (ShardAssignment a : PlacementPlanner.placeShards(c.shards(), c.rf(), c.candidates())) {
         assertThat(a.replicas().stream().map(zoneOf::get).distinct().count())
             .as("seed " + seed + " " + a)
@@ -182,11 +197,15 @@ class PlacementPlannerTest {
       Cluster c = randomCluster(random, false);
       int shards = 1 + random.nextInt(100);
       List<ShardAssignment> placed = PlacementPlanner.placeShards(shards, c.rf(), c.candidates());
-      Map<String, Long> leads = placed.stream().collect(Collectors.groupingBy(ShardAssignment::leader, Collectors.counting()));
+      Map<String, Long> leads =
+          placed.stream()
+              .collect(Collectors.groupingBy(ShardAssignment::leader, Collectors.counting()));
       int brokers = c.candidates().size();
       long bound = (shards + brokers - 1) / brokers + 1;
       assertThat(leads.values().stream().mapToLong(Long::longValue).max().orElse(0))
-          .as("seed %d: %d shards, rf %d, %d brokers, leaders %s", seed, shards, c.rf(), brokers, leads)
+          .as(
+              "seed %d: %d shards, rf %d, %d brokers, leaders %s",
+              seed, shards, c.rf(), brokers, leads)
           .isLessThanOrEqualTo(bound);
     }
   }
@@ -207,7 +226,9 @@ class PlacementPlannerTest {
   @Test
   void fewerBrokersThanTheReplicationFactorIsAFailedPrecondition() {
     List<BrokerLoad> two =
-        List.of(new BrokerLoad(broker("b1", "z1", null), 0, 0), new BrokerLoad(broker("b2", "z2", null), 0, 0));
+        List.of(
+            new BrokerLoad(broker("b1", "z1", null), 0, 0),
+            new BrokerLoad(broker("b2", "z2", null), 0, 0));
     ControlPlaneException e =
         assertThrows(ControlPlaneException.class, () -> PlacementPlanner.placeShards(1, 3, two));
     assertEquals(ErrorCode.FAILED_PRECONDITION, e.code());
@@ -222,7 +243,8 @@ class PlacementPlannerTest {
             new BrokerLoad(broker("b3", "z3", 0), 0, 0),
             new BrokerLoad(broker("b4", "z1", 5), 9, 2));
     ControlPlaneException e =
-        assertThrows(ControlPlaneException.class, () -> PlacementPlanner.placeShards(1, 2, candidates));
+        assertThrows(
+            ControlPlaneException.class, () -> PlacementPlanner.placeShards(1, 2, candidates));
     assertEquals(ErrorCode.FAILED_PRECONDITION, e.code());
   }
 
@@ -235,7 +257,8 @@ class PlacementPlannerTest {
             new BrokerLoad(broker("b3", "z3", 2), 0, 0));
     assertThat(PlacementPlanner.placeShards(2, 3, candidates)).hasSize(2);
     ControlPlaneException e =
-        assertThrows(ControlPlaneException.class, () -> PlacementPlanner.placeShards(3, 3, candidates));
+        assertThrows(
+            ControlPlaneException.class, () -> PlacementPlanner.placeShards(3, 3, candidates));
     assertEquals(ErrorCode.FAILED_PRECONDITION, e.code());
   }
 
@@ -247,16 +270,22 @@ class PlacementPlannerTest {
       List<BrokerLoad> candidates = new ArrayList<>();
       int roomy = random.nextInt(rf); // fewer than rf brokers with room
       for (int i = 0; i < roomy; i++) {
-        candidates.add(new BrokerLoad(broker("ok" + i, "z" + random.nextInt(4), null), random.nextInt(5), 0));
+        candidates.add(
+            new BrokerLoad(broker("ok" + i, "z" + random.nextInt(4), null), random.nextInt(5), 0));
       }
       int full = random.nextInt(10);
       for (int i = 0; i < full; i++) {
         int max = random.nextInt(5);
-        candidates.add(new BrokerLoad(broker("full" + i, "z" + random.nextInt(4), max), max + random.nextInt(3), 0));
+        candidates.add(
+            new BrokerLoad(
+                broker("full" + i, "z" + random.nextInt(4), max), max + random.nextInt(3), 0));
       }
       String context = "seed " + seed + " rf " + rf + " candidates " + candidates.size();
       ControlPlaneException e =
-          assertThrows(ControlPlaneException.class, () -> PlacementPlanner.placeShards(1, rf, candidates), context);
+          assertThrows(
+              ControlPlaneException.class,
+              () -> PlacementPlanner.placeShards(1, rf, candidates),
+              context);
       assertEquals(ErrorCode.FAILED_PRECONDITION, e.code(), context);
     }
   }

@@ -35,13 +35,15 @@ class OpenApiContractTest {
 
   @Test
   void everyServedOperationIsDescribedAndNothingElse() throws Exception {
-    JsonNode spec = new ObjectMapper(new YAMLFactory()).readTree(new File("openapi/controlplane.yaml"));
+    JsonNode spec =
+        new ObjectMapper(new YAMLFactory()).readTree(new File("openapi/controlplane.yaml"));
     Set<String> described = new TreeSet<>();
     spec.path("paths")
         .fields()
         .forEachRemaining(
             path -> {
-              if (!path.getKey().startsWith("/health/") && !path.getKey().startsWith("/internal/")) {
+              if (!path.getKey().startsWith("/health/")
+                  && !path.getKey().startsWith("/internal/")) {
                 for (String method : List.of("get", "put", "post", "delete")) {
                   if (path.getValue().has(method)) {
                     described.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey());
@@ -56,7 +58,10 @@ class OpenApiContractTest {
         String verb = verb(m);
         if (verb != null) {
           Path sub = m.getAnnotation(Path.class);
-          String path = (base + (sub == null ? "" : sub.value())).replaceAll("\\{(\\w+):[^}]*}", "{$1}").replace("//", "/");
+          String path =
+              (base + (sub == null ? "" : sub.value()))
+                  .replaceAll("\\{(\\w+):[^}]*}", "{$1}")
+                  .replace("//", "/");
           served.add(verb + " " + path);
         }
       }

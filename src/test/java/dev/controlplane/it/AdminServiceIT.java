@@ -1,7 +1,6 @@
 package dev.controlplane.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
@@ -22,13 +21,18 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** AdminService over real gRPC: streams, quotas, deletion safety, paging, leadership, rebalancing. */
+/**
+ * AdminService over real gRPC: streams, quotas, deletion safety, paging, leadership, rebalancing.
+ */
 class AdminServiceIT {
 
   private static final String[] BROKERS = {"adm-a", "adm-b", "adm-c", "adm-d"};
   private static ScheduledExecutorService heartbeats;
+
   /** What each broker of this class reports about its shards with every heartbeat. */
-  private static final java.util.Map<String, List<ShardStatus>> REPORTS = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final java.util.Map<String, List<ShardStatus>> REPORTS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private static Grpc grpc;
 
   @BeforeAll
@@ -39,16 +43,25 @@ class AdminServiceIT {
       register(BROKERS[i], "zone-" + (i % 2));
     }
     heartbeats = Executors.newSingleThreadScheduledExecutor();
-    heartbeats.scheduleAtFixedRate(() -> {
-      for (String b : BROKERS) {
-        try {
-          grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId(b).setStatus(HealthStatus.newBuilder().setHealthy(true))
-              .addAllShardStatus(REPORTS.getOrDefault(b, List.of())).build());
-        } catch (RuntimeException ignored) {
-          // A broker of a test that is being deleted or drained; the next beat goes on.
-        }
-      }
-    }, 0, 300, TimeUnit.MILLISECONDS);
+    heartbeats.scheduleAtFixedRate(
+        () -> {
+          for (String b : BROKERS) {
+            try {
+              grpc.brokers()
+                  .reportHealth(
+                      ReportHealthRequest.newBuilder()
+                          .setBrokerId(b)
+                          .setStatus(HealthStatus.newBuilder().setHealthy(true))
+                          .addAllShardStatus(REPORTS.getOrDefault(b, List.of()))
+                          .build());
+            } catch (RuntimeException ignored) {
+              // A broker of a test that is being deleted or drained; the next beat goes on.
+            }
+          }
+        },
+        0,
+        300,
+        TimeUnit.MILLISECONDS);
     Http http = Http.shared();
     http.put("/v1/tenants/admin", Http.tenant("admin", "admin service"));
     http.put("/v1/tenants/admin/namespaces/ns", Http.namespace("admin", "ns", ""));
@@ -61,17 +74,31 @@ class AdminServiceIT {
   }
 
   private static void register(String id, String zone) {
-    grpc.brokers().registerBroker(RegisterBrokerRequest.newBuilder().setBrokerId(id).setAddress("127.0.0.1:7000").putMetadata("availability_zone", zone).build());
+    grpc.brokers()
+        .registerBroker(
+            RegisterBrokerRequest.newBuilder()
+                .setBrokerId(id)
+                .setAddress("127.0.0.1:7000")
+                .putMetadata("availability_zone", zone)
+                .build());
   }
 
   private static AdminServiceGrpc.AdminServiceBlockingStub admin() {
-    return AdminServiceGrpc.newBlockingStub(new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN).channel());
+    return AdminServiceGrpc.newBlockingStub(
+        new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN).channel());
   }
 
   private static CreateStreamRequest create(String ns, String name, int shards, int rf) {
-    return CreateStreamRequest.newBuilder().setTenantId("admin").setNamespace(ns).setStream(name)
-        .setSpec(StreamSpec.newBuilder().setShards(shards).setReplicationFactor(rf).setDurability(Durability.DURABILITY_DURABLE)
-            .setRetention(RetentionPolicy.newBuilder().setTime("1d")))
+    return CreateStreamRequest.newBuilder()
+        .setTenantId("admin")
+        .setNamespace(ns)
+        .setStream(name)
+        .setSpec(
+            StreamSpec.newBuilder()
+                .setShards(shards)
+                .setReplicationFactor(rf)
+                .setDurability(Durability.DURABILITY_DURABLE)
+                .setRetention(RetentionPolicy.newBuilder().setTime("1d")))
         .build();
   }
 
@@ -85,13 +112,20 @@ class AdminServiceIT {
   }
 
   private static List<Set<String>> replicaSets(String ns, String stream) {
-    var placement = Http.shared().get("/v1/tenants/admin/namespaces/" + ns + "/streams/" + stream + "/placement").json();
+    var placement =
+        Http.shared()
+            .get("/v1/tenants/admin/namespaces/" + ns + "/streams/" + stream + "/placement")
+            .json();
     List<Set<String>> out = new ArrayList<>();
-    placement.path("spec").path("placements").forEach(shard -> {
-      Set<String> replicas = new HashSet<>();
-      shard.path("replicas").forEach(r -> replicas.add(r.asText()));
-      out.add(replicas);
-    });
+    placement
+        .path("spec")
+        .path("placements")
+        .forEach(
+            shard -> {
+              Set<String> replicas = new HashSet<>();
+              shard.path("replicas").forEach(r -> replicas.add(r.asText()));
+              out.add(replicas);
+            });
     return out;
   }
 
@@ -101,25 +135,35 @@ class AdminServiceIT {
     assertThat(created.getStreamId()).isEqualTo("admin/ns/orders");
     assertThat(created.getStatus()).isEqualTo(StreamStatus.STREAM_STATUS_ACTIVE);
     assertThat(replicaSets("ns", "orders")).hasSize(8).allMatch(r -> r.size() == 3);
-    assertThat(codeOf(() -> admin().createStream(create("ns", "orders", 8, 3)))).isEqualTo(Status.Code.ALREADY_EXISTS);
-    assertThat(codeOf(() -> admin().createStream(create("ns", "zero", 0, 1)))).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThat(codeOf(() -> admin().createStream(create("ns", "Bad_Name", 1, 1)))).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThat(codeOf(() -> admin().createStream(create("nope", "s", 1, 1)))).isEqualTo(Status.Code.NOT_FOUND);
-    assertThat(codeOf(() -> admin().createStream(create("ns", "wide", 1, 16)))).isEqualTo(Status.Code.FAILED_PRECONDITION);
-    var unauthenticated = AdminServiceGrpc.newBlockingStub(new Grpc(SharedServer.grpcPort(), "wrong").channel());
-    assertThat(codeOf(() -> unauthenticated.createStream(create("ns", "x", 1, 1)))).isEqualTo(Status.Code.UNAUTHENTICATED);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "orders", 8, 3))))
+        .isEqualTo(Status.Code.ALREADY_EXISTS);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "zero", 0, 1))))
+        .isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "Bad_Name", 1, 1))))
+        .isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(codeOf(() -> admin().createStream(create("nope", "s", 1, 1))))
+        .isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "wide", 1, 16))))
+        .isEqualTo(Status.Code.FAILED_PRECONDITION);
+    var unauthenticated =
+        AdminServiceGrpc.newBlockingStub(new Grpc(SharedServer.grpcPort(), "wrong").channel());
+    assertThat(codeOf(() -> unauthenticated.createStream(create("ns", "x", 1, 1))))
+        .isEqualTo(Status.Code.UNAUTHENTICATED);
   }
 
   @Test
   void parallelCreatesNeverExceedTheNamespaceQuota() throws Exception {
-    Http.shared().put("/v1/tenants/admin/namespaces/quota",
-        "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"quota\",\"tenant\":\"admin\"},"
-            + "\"spec\":{\"quotas\":{\"max_streams\":5}}}");
+    Http.shared()
+        .put(
+            "/v1/tenants/admin/namespaces/quota",
+            "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"quota\",\"tenant\":\"admin\"},"
+                + "\"spec\":{\"quotas\":{\"max_streams\":5}}}");
     ExecutorService pool = Executors.newFixedThreadPool(8);
     List<Future<Status.Code>> results = new ArrayList<>();
     for (int i = 0; i < 24; i++) {
       int n = i;
-      results.add(pool.submit(() -> codeOf(() -> admin().createStream(create("quota", "q" + n, 1, 1)))));
+      results.add(
+          pool.submit(() -> codeOf(() -> admin().createStream(create("quota", "q" + n, 1, 1)))));
     }
     int ok = 0;
     int exhausted = 0;
@@ -131,7 +175,10 @@ class AdminServiceIT {
     pool.shutdown();
     assertThat(ok).isEqualTo(5);
     assertThat(exhausted).isEqualTo(19);
-    var listed = admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("quota").build());
+    var listed =
+        admin()
+            .listStreams(
+                ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("quota").build());
     assertThat(listed.getStreamsList()).hasSize(5);
   }
 
@@ -139,37 +186,82 @@ class AdminServiceIT {
   void deletionIsRefusedWhileSubscribersAreActiveUnlessForcedAndCanBeRestored() {
     admin().createStream(create("ns", "busy", 2, 1));
     var report =
-        ShardStatus.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy").setShardId(0)
-            .setRole(ShardRole.SHARD_ROLE_LEADER).setActiveSubscribers(3).setInSync(true).setPublishRate(10).build();
+        ShardStatus.newBuilder()
+            .setTenantId("admin")
+            .setNamespace("ns")
+            .setStream("busy")
+            .setShardId(0)
+            .setRole(ShardRole.SHARD_ROLE_LEADER)
+            .setActiveSubscribers(3)
+            .setInSync(true)
+            .setPublishRate(10)
+            .build();
     REPORTS.put("adm-a", List.of(report));
-    grpc.brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId("adm-a").addShardStatus(report).build());
-    var delete = DeleteStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy");
-    var listed = admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("ns").setFilter("busy").build());
+    grpc.brokers()
+        .reportHealth(
+            ReportHealthRequest.newBuilder().setBrokerId("adm-a").addShardStatus(report).build());
+    var delete =
+        DeleteStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy");
+    var listed =
+        admin()
+            .listStreams(
+                ListStreamsRequest.newBuilder()
+                    .setTenantId("admin")
+                    .setNamespace("ns")
+                    .setFilter("busy")
+                    .build());
     assertThat(listed.getStreams(0).getMetrics().getActiveSubscribers()).isEqualTo(3);
     assertThat(listed.getStreams(0).getMetrics().getShardsReporting()).isEqualTo(1);
-    assertThat(codeOf(() -> admin().deleteStream(delete.build()))).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(codeOf(() -> admin().deleteStream(delete.build())))
+        .isEqualTo(Status.Code.FAILED_PRECONDITION);
     REPORTS.remove("adm-a");
-    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status()).isEqualTo(200);
+    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status())
+        .isEqualTo(200);
 
     var deleted = admin().deleteStream(delete.setForce(true).build());
     assertThat(deleted.getStatus()).isEqualTo(StreamStatus.STREAM_STATUS_DELETING);
-    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status()).isEqualTo(404);
-    assertThat(codeOf(() -> admin().createStream(create("ns", "busy", 2, 1)))).isEqualTo(Status.Code.ALREADY_EXISTS);
+    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status())
+        .isEqualTo(404);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "busy", 2, 1))))
+        .isEqualTo(Status.Code.ALREADY_EXISTS);
 
-    var restored = admin().restoreStream(RestoreStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy").build());
+    var restored =
+        admin()
+            .restoreStream(
+                RestoreStreamRequest.newBuilder()
+                    .setTenantId("admin")
+                    .setNamespace("ns")
+                    .setStream("busy")
+                    .build());
     assertThat(restored.getStatus()).isEqualTo(StreamStatus.STREAM_STATUS_ACTIVE);
-    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status()).isEqualTo(200);
+    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/busy").status())
+        .isEqualTo(200);
     assertThat(replicaSets("ns", "busy")).hasSize(2);
-    assertThat(codeOf(() -> admin().restoreStream(RestoreStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy").build())))
+    assertThat(
+            codeOf(
+                () ->
+                    admin()
+                        .restoreStream(
+                            RestoreStreamRequest.newBuilder()
+                                .setTenantId("admin")
+                                .setNamespace("ns")
+                                .setStream("busy")
+                                .build())))
         .isEqualTo(Status.Code.NOT_FOUND);
   }
 
   @Test
   void aDeletedStreamIsPurgedAfterItsGracePeriodAndItsNameFreed() throws Exception {
     admin().createStream(create("ns", "short-lived", 1, 1));
-    var delete = DeleteStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("short-lived").build();
+    var delete =
+        DeleteStreamRequest.newBuilder()
+            .setTenantId("admin")
+            .setNamespace("ns")
+            .setStream("short-lived")
+            .build();
     admin().deleteStream(delete);
-    assertThat(codeOf(() -> admin().createStream(create("ns", "short-lived", 1, 1)))).isEqualTo(Status.Code.ALREADY_EXISTS);
+    assertThat(codeOf(() -> admin().createStream(create("ns", "short-lived", 1, 1))))
+        .isEqualTo(Status.Code.ALREADY_EXISTS);
     long deadline = System.nanoTime() + SharedServer.DELETE_GRACE.plusSeconds(20).toNanos();
     Status.Code code = Status.Code.ALREADY_EXISTS;
     while (code == Status.Code.ALREADY_EXISTS && System.nanoTime() < deadline) {
@@ -177,7 +269,16 @@ class AdminServiceIT {
       code = codeOf(() -> admin().createStream(create("ns", "short-lived", 1, 1)));
     }
     assertThat(code).as("the name is free once the purge ran").isEqualTo(Status.Code.OK);
-    assertThat(codeOf(() -> admin().restoreStream(RestoreStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("never-deleted").build())))
+    assertThat(
+            codeOf(
+                () ->
+                    admin()
+                        .restoreStream(
+                            RestoreStreamRequest.newBuilder()
+                                .setTenantId("admin")
+                                .setNamespace("ns")
+                                .setStream("never-deleted")
+                                .build())))
         .isEqualTo(Status.Code.NOT_FOUND);
   }
 
@@ -188,32 +289,66 @@ class AdminServiceIT {
       admin().createStream(create("paging", String.format("p%02d", i), 1, 1));
     }
     ExecutorService writer = Executors.newSingleThreadExecutor();
-    Future<?> more = writer.submit(() -> {
-      for (int i = 0; i < 20; i++) {
-        admin().createStream(create("paging", String.format("a%02d", i), 1, 1));
-      }
-    });
+    Future<?> more =
+        writer.submit(
+            () -> {
+              for (int i = 0; i < 20; i++) {
+                admin().createStream(create("paging", String.format("a%02d", i), 1, 1));
+              }
+            });
     Set<String> seen = new HashSet<>();
     String token = "";
     do {
-      var page = admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("paging")
-          .setFilter("p").setPageSize(7).setPageToken(token).build());
-      page.getStreamsList().forEach(s -> assertThat(seen.add(s.getName())).as("repeated %s", s.getName()).isTrue());
+      var page =
+          admin()
+              .listStreams(
+                  ListStreamsRequest.newBuilder()
+                      .setTenantId("admin")
+                      .setNamespace("paging")
+                      .setFilter("p")
+                      .setPageSize(7)
+                      .setPageToken(token)
+                      .build());
+      page.getStreamsList()
+          .forEach(s -> assertThat(seen.add(s.getName())).as("repeated %s", s.getName()).isTrue());
       token = page.getNextPageToken();
     } while (!token.isEmpty());
     more.get();
     writer.shutdown();
     assertThat(seen).hasSize(30).allMatch(n -> n.startsWith("p"));
-    var all = admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("paging").setPageSize(5000).build());
+    var all =
+        admin()
+            .listStreams(
+                ListStreamsRequest.newBuilder()
+                    .setTenantId("admin")
+                    .setNamespace("paging")
+                    .setPageSize(5000)
+                    .build());
     assertThat(all.getStreamsCount()).isEqualTo(50);
-    assertThat(codeOf(() -> admin().listStreams(ListStreamsRequest.newBuilder().setTenantId("admin").setNamespace("paging")
-        .setFilter("a").setPageToken("bad-token!").build()))).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(
+            codeOf(
+                () ->
+                    admin()
+                        .listStreams(
+                            ListStreamsRequest.newBuilder()
+                                .setTenantId("admin")
+                                .setNamespace("paging")
+                                .setFilter("a")
+                                .setPageToken("bad-token!")
+                                .build())))
+        .isEqualTo(Status.Code.INVALID_ARGUMENT);
   }
 
   @Test
   void leadershipMovesOnlyToAnActiveReplica() {
     admin().createStream(create("ns", "lead", 1, 2));
-    var shard = Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/lead/placement").json().path("spec").path("placements").get(0);
+    var shard =
+        Http.shared()
+            .get("/v1/tenants/admin/namespaces/ns/streams/lead/placement")
+            .json()
+            .path("spec")
+            .path("placements")
+            .get(0);
     String leader = shard.path("leader").asText();
     String other = null;
     for (var r : shard.path("replicas")) {
@@ -222,15 +357,52 @@ class AdminServiceIT {
       }
     }
     String target = other;
-    var moved = admin().transferShardLeadership(TransferShardLeadershipRequest.newBuilder().setStreamId("admin/ns/lead").setShardId(0).setTargetBroker(target).build());
+    var moved =
+        admin()
+            .transferShardLeadership(
+                TransferShardLeadershipRequest.newBuilder()
+                    .setStreamId("admin/ns/lead")
+                    .setShardId(0)
+                    .setTargetBroker(target)
+                    .build());
     assertThat(moved.getPreviousLeader()).isEqualTo(leader);
     assertThat(moved.getNewLeader()).isEqualTo(target);
-    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/lead/placement").json().path("spec").path("placements").get(0).path("leader").asText())
+    assertThat(
+            Http.shared()
+                .get("/v1/tenants/admin/namespaces/ns/streams/lead/placement")
+                .json()
+                .path("spec")
+                .path("placements")
+                .get(0)
+                .path("leader")
+                .asText())
         .isEqualTo(target);
-    String outsider = List.of(BROKERS).stream().filter(b -> !shard.path("replicas").toString().contains("\"" + b + "\"")).findFirst().orElseThrow();
-    assertThat(codeOf(() -> admin().transferShardLeadership(TransferShardLeadershipRequest.newBuilder().setStreamId("admin/ns/lead").setShardId(0).setTargetBroker(outsider).build())))
+    String outsider =
+        List.of(BROKERS).stream()
+            .filter(b -> !shard.path("replicas").toString().contains("\"" + b + "\""))
+            .findFirst()
+            .orElseThrow();
+    assertThat(
+            codeOf(
+                () ->
+                    admin()
+                        .transferShardLeadership(
+                            TransferShardLeadershipRequest.newBuilder()
+                                .setStreamId("admin/ns/lead")
+                                .setShardId(0)
+                                .setTargetBroker(outsider)
+                                .build())))
         .isEqualTo(Status.Code.FAILED_PRECONDITION);
-    assertThat(codeOf(() -> admin().transferShardLeadership(TransferShardLeadershipRequest.newBuilder().setStreamId("admin/ns/lead").setShardId(9).setTargetBroker(target).build())))
+    assertThat(
+            codeOf(
+                () ->
+                    admin()
+                        .transferShardLeadership(
+                            TransferShardLeadershipRequest.newBuilder()
+                                .setStreamId("admin/ns/lead")
+                                .setShardId(9)
+                                .setTargetBroker(target)
+                                .build())))
         .isEqualTo(Status.Code.NOT_FOUND);
   }
 
@@ -240,41 +412,70 @@ class AdminServiceIT {
     for (int i = 0; i < 6; i++) {
       admin().createStream(create("drain", "d" + i, 4, 2));
     }
-    admin().setBrokerStatus(SetBrokerStatusRequest.newBuilder().setBrokerId("adm-d").setStatus(BrokerStatus.BROKER_STATUS_DRAINING).build());
+    admin()
+        .setBrokerStatus(
+            SetBrokerStatusRequest.newBuilder()
+                .setBrokerId("adm-d")
+                .setStatus(BrokerStatus.BROKER_STATUS_DRAINING)
+                .build());
     try {
-      var scope = RebalanceShardsRequest.newBuilder().setTenantId("admin").setNamespace("drain").setStrategy(RebalanceStrategy.MINIMIZE_MOVEMENT);
+      var scope =
+          RebalanceShardsRequest.newBuilder()
+              .setTenantId("admin")
+              .setNamespace("drain")
+              .setStrategy(RebalanceStrategy.MINIMIZE_MOVEMENT);
       List<List<Set<String>>> before = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
         before.add(replicaSets("drain", "d" + i));
       }
-      boolean drainedHeldReplicas = before.stream().flatMap(List::stream).anyMatch(r -> r.contains("adm-d"));
+      boolean drainedHeldReplicas =
+          before.stream().flatMap(List::stream).anyMatch(r -> r.contains("adm-d"));
       var plan = admin().rebalanceShards(scope.setDryRun(true).build());
-      assertThat(plan.getStatus()).isIn(RebalanceStatus.REBALANCE_STATUS_PLANNED, RebalanceStatus.REBALANCE_STATUS_NOOP);
+      assertThat(plan.getStatus())
+          .isIn(RebalanceStatus.REBALANCE_STATUS_PLANNED, RebalanceStatus.REBALANCE_STATUS_NOOP);
       if (drainedHeldReplicas) {
-        assertThat(plan.getMovesList()).anyMatch(m -> m.getFromBroker().equals("adm-d") && !m.getLeadership());
+        assertThat(plan.getMovesList())
+            .anyMatch(m -> m.getFromBroker().equals("adm-d") && !m.getLeadership());
       }
       for (int i = 0; i < 6; i++) {
-        assertThat(replicaSets("drain", "d" + i)).as("a dry run changes nothing").isEqualTo(before.get(i));
+        assertThat(replicaSets("drain", "d" + i))
+            .as("a dry run changes nothing")
+            .isEqualTo(before.get(i));
       }
       var applied = admin().rebalanceShards(scope.setDryRun(false).build());
       assertThat(applied.getMovementCount()).isEqualTo(plan.getMovementCount());
       for (int i = 0; i < 6; i++) {
-        assertThat(replicaSets("drain", "d" + i)).allMatch(r -> !r.contains("adm-d") && r.size() == 2);
+        assertThat(replicaSets("drain", "d" + i))
+            .allMatch(r -> !r.contains("adm-d") && r.size() == 2);
       }
       admin().createStream(create("drain", "after", 8, 3));
-      assertThat(replicaSets("drain", "after")).as("a draining broker takes no new shards").allMatch(r -> !r.contains("adm-d"));
+      assertThat(replicaSets("drain", "after"))
+          .as("a draining broker takes no new shards")
+          .allMatch(r -> !r.contains("adm-d"));
     } finally {
-      admin().setBrokerStatus(SetBrokerStatusRequest.newBuilder().setBrokerId("adm-d").setStatus(BrokerStatus.BROKER_STATUS_ACTIVE).build());
+      admin()
+          .setBrokerStatus(
+              SetBrokerStatusRequest.newBuilder()
+                  .setBrokerId("adm-d")
+                  .setStatus(BrokerStatus.BROKER_STATUS_ACTIVE)
+                  .build());
     }
   }
 
   @Test
   void aBrokerThatGoesDownHandsItsLeadershipsToAnotherActiveReplica() throws Exception {
     register("adm-lone", "zone-9");
-    Http.shared().put("/v1/tenants/admin/namespaces/failover", Http.namespace("admin", "failover", ""));
-    // Four replicas per shard: at least two of them are on the brokers this class keeps heartbeating.
+    Http.shared()
+        .put("/v1/tenants/admin/namespaces/failover", Http.namespace("admin", "failover", ""));
+    // Four replicas per shard: at least two of them are on the brokers this class keeps
+    // heartbeating.
     admin().createStream(create("failover", "f", 12, 4));
-    var before = Http.shared().get("/v1/tenants/admin/namespaces/failover/streams/f/placement").json().path("spec").path("placements");
+    var before =
+        Http.shared()
+            .get("/v1/tenants/admin/namespaces/failover/streams/f/placement")
+            .json()
+            .path("spec")
+            .path("placements");
     boolean ledSome = false;
     for (var s : before) {
       ledSome |= s.path("leader").asText().equals("adm-lone");
@@ -283,16 +484,37 @@ class AdminServiceIT {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     boolean down = false;
     while (!down && System.nanoTime() < deadline) {
-      down = Http.shared().get("/v1/brokers/adm-lone").json().path("spec").path("status").asText().equals("down");
+      down =
+          Http.shared()
+              .get("/v1/brokers/adm-lone")
+              .json()
+              .path("spec")
+              .path("status")
+              .asText()
+              .equals("down");
       Thread.sleep(200);
     }
     assertThat(down).isTrue();
-    var after = Http.shared().get("/v1/tenants/admin/namespaces/failover/streams/f/placement").json().path("spec").path("placements");
+    var after =
+        Http.shared()
+            .get("/v1/tenants/admin/namespaces/failover/streams/f/placement")
+            .json()
+            .path("spec")
+            .path("placements");
     for (var s : after) {
       String leader = s.path("leader").asText();
       assertThat(leader).isNotEqualTo("adm-lone");
-      assertThat(Http.shared().get("/v1/brokers/" + leader).json().path("spec").path("status").asText()).isEqualTo("active");
+      assertThat(
+              Http.shared()
+                  .get("/v1/brokers/" + leader)
+                  .json()
+                  .path("spec")
+                  .path("status")
+                  .asText())
+          .isEqualTo("active");
     }
-    assertThat(ledSome).as("the idle broker was given leaderships when the stream was created").isTrue();
+    assertThat(ledSome)
+        .as("the idle broker was given leaderships when the stream was created")
+        .isTrue();
   }
 }

@@ -50,30 +50,63 @@ class AuthFlowIT {
     assertThat(token.getHeader().getAlgorithm().getName()).isEqualTo("EdDSA");
     assertThat(token.getHeader().getType().getType()).isEqualTo("JWT");
     var claims = token.getJWTClaimsSet();
-    assertThat(claims.getClaims().keySet()).containsExactlyInAnyOrder("iss", "aud", "sub", "tid", "exp", "iat", "perms");
+    assertThat(claims.getClaims().keySet())
+        .containsExactlyInAnyOrder("iss", "aud", "sub", "tid", "exp", "iat", "perms");
     assertThat(claims.getIssuer()).isEqualTo("service-auth");
     assertThat(claims.getAudience()).containsExactly("service-broker");
-    assertThat(claims.getSubject()).isEqualTo(Auth.principal(OidcProvider.issuer("idp-flow"), "alice"));
+    assertThat(claims.getSubject())
+        .isEqualTo(Auth.principal(OidcProvider.issuer("idp-flow"), "alice"));
     assertThat(claims.getStringClaim("tid")).isEqualTo("flow");
     assertThat(claims.getStringListClaim("perms"))
         .containsExactlyInAnyOrder(
-            "tenant.manage:tenant:flow", "rbac.view:tenant:flow", "rbac.policy.manage:tenant:flow", "rbac.assignment.manage:tenant:flow");
+            "tenant.manage:tenant:flow",
+            "rbac.view:tenant:flow",
+            "rbac.policy.manage:tenant:flow",
+            "rbac.assignment.manage:tenant:flow");
 
-    var jwks = new Http(SharedServer.httpPort(), null).get("/v1/tenants/flow/.well-known/jwks.json");
+    var jwks =
+        new Http(SharedServer.httpPort(), null).get("/v1/tenants/flow/.well-known/jwks.json");
     assertThat(jwks.raw().headers().firstValue("Cache-Control")).hasValue("public, max-age=2");
-    OctetKeyPair key = (OctetKeyPair) JWKSet.parse(jwks.body()).getKeyByKeyId(token.getHeader().getKeyID());
-    assertThat(token.verify(new Ed25519Verifier(key))).as("brokers verify with the published key").isTrue();
+    OctetKeyPair key =
+        (OctetKeyPair) JWKSet.parse(jwks.body()).getKeyByKeyId(token.getHeader().getKeyID());
+    assertThat(token.verify(new Ed25519Verifier(key)))
+        .as("brokers verify with the published key")
+        .isTrue();
     assertThat(jwks.body()).doesNotContain("\"d\"");
 
     String service = token.serialize();
-    var ns = admin(service).put("/v1/tenants/flow/namespaces/ns1", Http.namespace("flow", "ns1", "by token"));
+    var ns =
+        admin(service)
+            .put("/v1/tenants/flow/namespaces/ns1", Http.namespace("flow", "ns1", "by token"));
     assertThat(ns.status()).as(ns.body()).isEqualTo(201);
-    var policy = Auth.post(service, "/v1/tenants/flow/rbac/policies", json("subject", "role:pub", "object", "stream:flow/ns1/*", "action", "stream.publish"));
+    var policy =
+        Auth.post(
+            service,
+            "/v1/tenants/flow/rbac/policies",
+            json("subject", "role:pub", "object", "stream:flow/ns1/*", "action", "stream.publish"));
     assertThat(policy.status()).as(policy.body()).isEqualTo(201);
-    assertThat(Auth.post(service, "/v1/tenants/flow/rbac/policies", json("subject", "role:pub", "object", "stream:flow/ns1/*", "action", "stream.publish")).status())
+    assertThat(
+            Auth.post(
+                    service,
+                    "/v1/tenants/flow/rbac/policies",
+                    json(
+                        "subject",
+                        "role:pub",
+                        "object",
+                        "stream:flow/ns1/*",
+                        "action",
+                        "stream.publish"))
+                .status())
         .isEqualTo(200);
-    assertThat(admin(service).get("/v1/tenants/flow/rbac/policies").json().path("policies").toString()).contains("role:pub");
-    assertThat(admin(service).get("/v1/tenants/flow/rbac/groupings").json().path("groupings").toString())
+    assertThat(
+            admin(service).get("/v1/tenants/flow/rbac/policies").json().path("policies").toString())
+        .contains("role:pub");
+    assertThat(
+            admin(service)
+                .get("/v1/tenants/flow/rbac/groupings")
+                .json()
+                .path("groupings")
+                .toString())
         .contains("role:tenant-admin");
   }
 
@@ -83,16 +116,25 @@ class AuthFlowIT {
     Auth.bootstrap("guard2", "idp-guard2", null, "alice");
     var none = admin(null).get("/v1/tenants/guard/rbac/policies");
     assertThat(none.status()).isEqualTo(401);
-    assertThat(none.raw().headers().firstValue("WWW-Authenticate")).hasValue("Bearer error=\"invalid_token\"");
+    assertThat(none.raw().headers().firstValue("WWW-Authenticate"))
+        .hasValue("Bearer error=\"invalid_token\"");
     assertThat(none.contentType()).startsWith("application/problem+json");
-    String other = Auth.serviceToken("guard2", OidcProvider.token("idp-guard2", "alice", Map.of()), "{}");
-    assertThat(admin(other).get("/v1/tenants/guard/rbac/policies").status()).as("tid must equal the path tenant").isEqualTo(401);
-    assertThat(admin(other).put("/v1/tenants/guard", Http.tenant("guard", "x")).status()).isEqualTo(401);
+    String other =
+        Auth.serviceToken("guard2", OidcProvider.token("idp-guard2", "alice", Map.of()), "{}");
+    assertThat(admin(other).get("/v1/tenants/guard/rbac/policies").status())
+        .as("tid must equal the path tenant")
+        .isEqualTo(401);
+    assertThat(admin(other).put("/v1/tenants/guard", Http.tenant("guard", "x")).status())
+        .isEqualTo(401);
 
     String narrow =
-        Auth.serviceToken("guard", OidcProvider.token("idp-guard", "alice", Map.of()), "{\"requested\":[\"rbac.view\"]}");
+        Auth.serviceToken(
+            "guard",
+            OidcProvider.token("idp-guard", "alice", Map.of()),
+            "{\"requested\":[\"rbac.view\"]}");
     assertThat(admin(narrow).get("/v1/tenants/guard/rbac/policies").status()).isEqualTo(200);
-    var forbidden = admin(narrow).put("/v1/tenants/guard/namespaces/x", Http.namespace("guard", "x", "x"));
+    var forbidden =
+        admin(narrow).put("/v1/tenants/guard/namespaces/x", Http.namespace("guard", "x", "x"));
     assertThat(forbidden.status()).isEqualTo(403);
     assertThat(forbidden.json().path("code").asText()).isEqualTo("forbidden");
   }
@@ -103,7 +145,8 @@ class AuthFlowIT {
     var bob = Auth.exchange("nobody", OidcProvider.token("idp-nobody", "bob", Map.of()), "{}");
     assertThat(bob.status()).isEqualTo(403);
     assertThat(bob.body()).doesNotContain("service_token");
-    var unknown = Auth.exchange("no-such-tenant", OidcProvider.token("idp-nobody", "alice", Map.of()), "{}");
+    var unknown =
+        Auth.exchange("no-such-tenant", OidcProvider.token("idp-nobody", "alice", Map.of()), "{}");
     assertThat(unknown.status()).isEqualTo(401);
   }
 
@@ -112,7 +155,8 @@ class AuthFlowIT {
     var issuer = List.of(Auth.issuerRecord("idp-boot", null));
     String admin = Auth.principal(OidcProvider.issuer("idp-boot"), "alice");
     assertThat(Auth.bootstrap("boot", issuer, List.of(admin), null).status()).isEqualTo(401);
-    assertThat(Auth.bootstrap("boot", issuer, List.of(admin), "wrong-secret-0123456789").status()).isEqualTo(401);
+    assertThat(Auth.bootstrap("boot", issuer, List.of(admin), "wrong-secret-0123456789").status())
+        .isEqualTo(401);
     var created = Auth.bootstrap("boot", issuer, List.of(admin), SharedServer.BOOTSTRAP_TOKEN);
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     assertThat(created.json().path("tenant_id").asText()).isEqualTo("boot");
@@ -121,7 +165,10 @@ class AuthFlowIT {
     var again = Auth.bootstrap("boot", issuer, List.of(admin), SharedServer.BOOTSTRAP_TOKEN);
     assertThat(again.status()).isEqualTo(409);
     assertThat(again.contentType()).startsWith("application/problem+json");
-    assertThat(Auth.bootstrap("bad", issuer, List.of("not-a-principal"), SharedServer.BOOTSTRAP_TOKEN).status()).isEqualTo(400);
+    assertThat(
+            Auth.bootstrap("bad", issuer, List.of("not-a-principal"), SharedServer.BOOTSTRAP_TOKEN)
+                .status())
+        .isEqualTo(400);
 
     Http main = new Http(SharedServer.httpPort(), null);
     var onMain =
@@ -131,7 +178,10 @@ class AuthFlowIT {
                 .header("Content-Type", "application/json")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}")));
     assertThat(onMain.status()).isEqualTo(404);
-    assertThat(new Http(SharedServer.httpPort(), SharedServer.OPERATOR_TOKEN).get("/v1/tenants/boot").status())
+    assertThat(
+            new Http(SharedServer.httpPort(), SharedServer.OPERATOR_TOKEN)
+                .get("/v1/tenants/boot")
+                .status())
         .as("bootstrap made a versioned tenant")
         .isEqualTo(200);
   }
@@ -139,15 +189,28 @@ class AuthFlowIT {
   @Test
   void groupsFromTheUpstreamTokenGrantTheirRolesForThatExchangeOnly() {
     Auth.bootstrap("groups", "idp-groups", "groups", "alice");
-    String admin = Auth.serviceToken("groups", OidcProvider.token("idp-groups", "alice", Map.of()), "{}");
-    Auth.post(admin, "/v1/tenants/groups/rbac/policies", json("subject", "role:pub", "object", "stream:groups/ns/*", "action", "stream.publish"));
-    var edge = Auth.post(admin, "/v1/tenants/groups/rbac/groupings", json("principal", "group:devs", "role", "role:pub"));
+    String admin =
+        Auth.serviceToken("groups", OidcProvider.token("idp-groups", "alice", Map.of()), "{}");
+    Auth.post(
+        admin,
+        "/v1/tenants/groups/rbac/policies",
+        json("subject", "role:pub", "object", "stream:groups/ns/*", "action", "stream.publish"));
+    var edge =
+        Auth.post(
+            admin,
+            "/v1/tenants/groups/rbac/groupings",
+            json("principal", "group:devs", "role", "role:pub"));
     assertThat(edge.status()).as(edge.body()).isEqualTo(201);
 
-    var withGroup = Auth.exchange("groups", OidcProvider.token("idp-groups", "carol", Map.of("groups", List.of("devs", "other"))), "{}");
+    var withGroup =
+        Auth.exchange(
+            "groups",
+            OidcProvider.token("idp-groups", "carol", Map.of("groups", List.of("devs", "other"))),
+            "{}");
     assertThat(withGroup.status()).as(withGroup.body()).isEqualTo(200);
     assertThat(perms(withGroup)).containsExactly("stream.publish:stream:groups/ns/*");
-    var without = Auth.exchange("groups", OidcProvider.token("idp-groups", "carol", Map.of()), "{}");
+    var without =
+        Auth.exchange("groups", OidcProvider.token("idp-groups", "carol", Map.of()), "{}");
     assertThat(without.status()).isEqualTo(403);
   }
 
@@ -156,10 +219,14 @@ class AuthFlowIT {
     Auth.bootstrap("hints", "idp-hints", null, "alice");
     String upstream = OidcProvider.token("idp-hints", "alice", Map.of());
     var narrowed =
-        Auth.exchange("hints", upstream, "{\"requested\":[\"stream.publish\"],\"resources\":[\"stream:hints/ns1/orders\"]}");
+        Auth.exchange(
+            "hints",
+            upstream,
+            "{\"requested\":[\"stream.publish\"],\"resources\":[\"stream:hints/ns1/orders\"]}");
     assertThat(narrowed.status()).as(narrowed.body()).isEqualTo(200);
     assertThat(perms(narrowed)).containsExactly("stream.publish:stream:hints/ns1/orders");
-    var other = Auth.exchange("hints", upstream, "{\"resources\":[\"stream:elsewhere/ns1/orders\"]}");
+    var other =
+        Auth.exchange("hints", upstream, "{\"resources\":[\"stream:elsewhere/ns1/orders\"]}");
     assertThat(other.status()).as("another tenant's objects are never granted").isEqualTo(403);
     var unknownAction = Auth.exchange("hints", upstream, "{\"requested\":[\"stream.destroy\"]}");
     assertThat(unknownAction.status()).isEqualTo(400);
@@ -168,62 +235,177 @@ class AuthFlowIT {
   @Test
   void aNamespaceManagerCannotWriteBeyondItsNamespace() {
     Auth.bootstrap("scope", "idp-scope", null, "alice");
-    String admin = Auth.serviceToken("scope", OidcProvider.token("idp-scope", "alice", Map.of()), "{}");
+    String admin =
+        Auth.serviceToken("scope", OidcProvider.token("idp-scope", "alice", Map.of()), "{}");
     for (String action : List.of("rbac.policy.manage", "rbac.view", "ns.manage")) {
-      Auth.post(admin, "/v1/tenants/scope/rbac/policies", json("subject", "role:ns1-admin", "object", "namespace:scope/ns1", "action", action));
+      Auth.post(
+          admin,
+          "/v1/tenants/scope/rbac/policies",
+          json("subject", "role:ns1-admin", "object", "namespace:scope/ns1", "action", action));
     }
     String dave = Auth.principal(OidcProvider.issuer("idp-scope"), "dave");
-    assertThat(Auth.post(admin, "/v1/tenants/scope/rbac/groupings", json("principal", dave, "role", "role:ns1-admin")).status()).isEqualTo(201);
-    String ns1 = Auth.serviceToken("scope", OidcProvider.token("idp-scope", "dave", Map.of()), "{}");
+    assertThat(
+            Auth.post(
+                    admin,
+                    "/v1/tenants/scope/rbac/groupings",
+                    json("principal", dave, "role", "role:ns1-admin"))
+                .status())
+        .isEqualTo(201);
+    String ns1 =
+        Auth.serviceToken("scope", OidcProvider.token("idp-scope", "dave", Map.of()), "{}");
 
     String path = "/v1/tenants/scope/rbac/policies";
-    assertThat(Auth.post(ns1, path, json("subject", "role:r", "object", "stream:scope/ns1/*", "action", "stream.subscribe")).status()).isEqualTo(201);
-    assertThat(Auth.post(ns1, path, json("subject", "role:r", "object", "stream:scope/ns2/*", "action", "stream.subscribe")).status()).isEqualTo(403);
-    assertThat(Auth.post(ns1, path, json("subject", "role:r", "object", "namespace:scope/*", "action", "ns.manage")).status()).isEqualTo(403);
-    assertThat(Auth.post(ns1, path, json("subject", "role:r", "object", "tenant:scope", "action", "tenant.manage")).status()).isEqualTo(403);
-    assertThat(Auth.post(ns1, "/v1/tenants/scope/rbac/groupings", json("principal", dave, "role", "role:tenant-admin")).status())
+    assertThat(
+            Auth.post(
+                    ns1,
+                    path,
+                    json(
+                        "subject",
+                        "role:r",
+                        "object",
+                        "stream:scope/ns1/*",
+                        "action",
+                        "stream.subscribe"))
+                .status())
+        .isEqualTo(201);
+    assertThat(
+            Auth.post(
+                    ns1,
+                    path,
+                    json(
+                        "subject",
+                        "role:r",
+                        "object",
+                        "stream:scope/ns2/*",
+                        "action",
+                        "stream.subscribe"))
+                .status())
+        .isEqualTo(403);
+    assertThat(
+            Auth.post(
+                    ns1,
+                    path,
+                    json("subject", "role:r", "object", "namespace:scope/*", "action", "ns.manage"))
+                .status())
+        .isEqualTo(403);
+    assertThat(
+            Auth.post(
+                    ns1,
+                    path,
+                    json("subject", "role:r", "object", "tenant:scope", "action", "tenant.manage"))
+                .status())
+        .isEqualTo(403);
+    assertThat(
+            Auth.post(
+                    ns1,
+                    "/v1/tenants/scope/rbac/groupings",
+                    json("principal", dave, "role", "role:tenant-admin"))
+                .status())
         .as("assigning a broader role is a broader write")
         .isEqualTo(403);
-    assertThat(Auth.post(admin, path, json("subject", "role:r", "object", "tenant:*", "action", "tenant.manage")).status()).isEqualTo(400);
-    assertThat(Auth.post(admin, path, json("subject", "role:r", "object", "stream:other/ns1/*", "action", "stream.publish")).status()).isEqualTo(400);
-    assertThat(Auth.post(admin, path, json("subject", "role:r", "object", "stream:*/ns1/x", "action", "stream.publish")).status()).isEqualTo(400);
-    assertThat(Auth.post(admin, path, json("subject", "role:r", "object", "stream:scope/ns1/x", "action", "stream.explode")).status()).isEqualTo(400);
-    var visible = new Http(SharedServer.httpPort(), ns1).get(path).json().path("policies").toString();
+    assertThat(
+            Auth.post(
+                    admin,
+                    path,
+                    json("subject", "role:r", "object", "tenant:*", "action", "tenant.manage"))
+                .status())
+        .isEqualTo(400);
+    assertThat(
+            Auth.post(
+                    admin,
+                    path,
+                    json(
+                        "subject",
+                        "role:r",
+                        "object",
+                        "stream:other/ns1/*",
+                        "action",
+                        "stream.publish"))
+                .status())
+        .isEqualTo(400);
+    assertThat(
+            Auth.post(
+                    admin,
+                    path,
+                    json(
+                        "subject",
+                        "role:r",
+                        "object",
+                        "stream:*/ns1/x",
+                        "action",
+                        "stream.publish"))
+                .status())
+        .isEqualTo(400);
+    assertThat(
+            Auth.post(
+                    admin,
+                    path,
+                    json(
+                        "subject",
+                        "role:r",
+                        "object",
+                        "stream:scope/ns1/x",
+                        "action",
+                        "stream.explode"))
+                .status())
+        .isEqualTo(400);
+    var visible =
+        new Http(SharedServer.httpPort(), ns1).get(path).json().path("policies").toString();
     assertThat(visible).contains("stream:scope/ns1/*").doesNotContain("tenant:scope");
   }
 
   @Test
   void anRbacChangeIsEnforcedOnTheNextExchange() {
     Auth.bootstrap("change", "idp-change", null, "alice");
-    String admin = Auth.serviceToken("change", OidcProvider.token("idp-change", "alice", Map.of()), "{}");
+    String admin =
+        Auth.serviceToken("change", OidcProvider.token("idp-change", "alice", Map.of()), "{}");
     String erin = Auth.principal(OidcProvider.issuer("idp-change"), "erin");
     String upstream = OidcProvider.token("idp-change", "erin", Map.of());
     assertThat(Auth.exchange("change", upstream, "{}").status()).isEqualTo(403);
-    Auth.post(admin, "/v1/tenants/change/rbac/policies", json("subject", erin, "object", "cache:change/ns/*", "action", "cache.read"));
+    Auth.post(
+        admin,
+        "/v1/tenants/change/rbac/policies",
+        json("subject", erin, "object", "cache:change/ns/*", "action", "cache.read"));
     var granted = Auth.exchange("change", upstream, "{}");
     assertThat(granted.status()).isEqualTo(200);
     assertThat(perms(granted)).containsExactly("cache.read:cache:change/ns/*");
-    String query = "?subject=" + erin + "&object=" + URLEncoder.encode("cache:change/ns/*", StandardCharsets.UTF_8) + "&action=cache.read";
-    assertThat(admin(admin).delete("/v1/tenants/change/rbac/policies" + query).status()).isEqualTo(204);
+    String query =
+        "?subject="
+            + erin
+            + "&object="
+            + URLEncoder.encode("cache:change/ns/*", StandardCharsets.UTF_8)
+            + "&action=cache.read";
+    assertThat(admin(admin).delete("/v1/tenants/change/rbac/policies" + query).status())
+        .isEqualTo(204);
     assertThat(Auth.exchange("change", upstream, "{}").status()).isEqualTo(403);
   }
 
   @Test
   void issuersAreCreatedUpdatedListedAndDeletedByPercentEncodedIssuer() {
     Auth.bootstrap("issuers", "idp-issuers", null, "alice");
-    String admin = Auth.serviceToken("issuers", OidcProvider.token("idp-issuers", "alice", Map.of()), "{}");
+    String admin =
+        Auth.serviceToken("issuers", OidcProvider.token("idp-issuers", "alice", Map.of()), "{}");
     ObjectNode record = Auth.issuerRecord("idp-extra", "groups");
     assertThat(Auth.post(admin, "/v1/tenants/issuers/idp-issuers", record).status()).isEqualTo(201);
-    var updated = Auth.post(admin, "/v1/tenants/issuers/idp-issuers", record.put("jwks_url", OidcProvider.jwksUrl("idp-extra")));
+    var updated =
+        Auth.post(
+            admin,
+            "/v1/tenants/issuers/idp-issuers",
+            record.put("jwks_url", OidcProvider.jwksUrl("idp-extra")));
     assertThat(updated.status()).isEqualTo(200);
-    assertThat(updated.json().path("claim_mappings").path("groups_claim").asText()).isEqualTo("groups");
-    assertThat(admin(admin).get("/v1/tenants/issuers/idp-issuers").json().path("idp_issuers").size()).isEqualTo(2);
-    ObjectNode badUrl = Auth.issuerRecord("idp-x", null).put("discovery_url", "ftp://example.com/x");
+    assertThat(updated.json().path("claim_mappings").path("groups_claim").asText())
+        .isEqualTo("groups");
+    assertThat(
+            admin(admin).get("/v1/tenants/issuers/idp-issuers").json().path("idp_issuers").size())
+        .isEqualTo(2);
+    ObjectNode badUrl =
+        Auth.issuerRecord("idp-x", null).put("discovery_url", "ftp://example.com/x");
     assertThat(Auth.post(admin, "/v1/tenants/issuers/idp-issuers", badUrl).status()).isEqualTo(400);
     String encoded = URLEncoder.encode(OidcProvider.issuer("idp-extra"), StandardCharsets.UTF_8);
     var deleted = admin(admin).delete("/v1/tenants/issuers/idp-issuers/" + encoded);
     assertThat(deleted.status()).as(deleted.body()).isEqualTo(204);
-    assertThat(admin(admin).delete("/v1/tenants/issuers/idp-issuers/" + encoded).status()).isEqualTo(404);
+    assertThat(admin(admin).delete("/v1/tenants/issuers/idp-issuers/" + encoded).status())
+        .isEqualTo(404);
   }
 
   @Test
@@ -232,13 +414,21 @@ class AuthFlowIT {
     String upstream = OidcProvider.token("idp-rotate", "alice", Map.of());
     String old = Auth.serviceToken("rotate", upstream, "{}");
     String oldKid = SignedJWT.parse(old).getHeader().getKeyID();
-    var rotated = Auth.post(old, "/v1/tenants/rotate/signing-keys/rotate", Http.JSON.createObjectNode());
+    var rotated =
+        Auth.post(old, "/v1/tenants/rotate/signing-keys/rotate", Http.JSON.createObjectNode());
     assertThat(rotated.status()).as(rotated.body()).isEqualTo(202);
     String nextKid = rotated.json().path("kid").asText();
     assertThat(rotated.json().path("state").asText()).isEqualTo("next");
-    String jwks = new Http(SharedServer.httpPort(), null).get("/v1/tenants/rotate/.well-known/jwks.json").body();
-    assertThat(jwks).as("the next key is published before it signs").contains(nextKid).contains(oldKid);
-    assertThat(SignedJWT.parse(Auth.serviceToken("rotate", upstream, "{}")).getHeader().getKeyID()).isEqualTo(oldKid);
+    String jwks =
+        new Http(SharedServer.httpPort(), null)
+            .get("/v1/tenants/rotate/.well-known/jwks.json")
+            .body();
+    assertThat(jwks)
+        .as("the next key is published before it signs")
+        .contains(nextKid)
+        .contains(oldKid);
+    assertThat(SignedJWT.parse(Auth.serviceToken("rotate", upstream, "{}")).getHeader().getKeyID())
+        .isEqualTo(oldKid);
 
     Instant deadline = Instant.now().plus(SharedServer.JWKS_MAX_AGE).plusSeconds(10);
     String kid = oldKid;
@@ -247,19 +437,26 @@ class AuthFlowIT {
       kid = SignedJWT.parse(Auth.serviceToken("rotate", upstream, "{}")).getHeader().getKeyID();
     }
     assertThat(kid).isEqualTo(nextKid);
-    assertThat(admin(old).get("/v1/tenants/rotate/rbac/policies").status()).as("the old key still verifies").isEqualTo(200);
+    assertThat(admin(old).get("/v1/tenants/rotate/rbac/policies").status())
+        .as("the old key still verifies")
+        .isEqualTo(200);
     var keys = admin(old).get("/v1/tenants/rotate/signing-keys").json().path("keys").toString();
-    assertThat(keys).contains("\"state\":\"passive\"").contains("\"state\":\"active\"").doesNotContain("\"d\"");
+    assertThat(keys)
+        .contains("\"state\":\"passive\"")
+        .contains("\"state\":\"active\"")
+        .doesNotContain("\"d\"");
   }
 
   /**
    * The served document is the repository file: Liberty re-serializes it through its OpenAPI 3.0
-   * model (dropping 3.1-only keywords such as {@code const}), so operations, their ids and
-   * response codes, and the schema names are compared rather than the raw text.
+   * model (dropping 3.1-only keywords such as {@code const}), so operations, their ids and response
+   * codes, and the schema names are compared rather than the raw text.
    */
   @Test
   void theServedOpenApiDocumentIsTheRepositoryFile() throws Exception {
-    var mapper = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+    var mapper =
+        new com.fasterxml.jackson.databind.ObjectMapper(
+            new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
     var file = mapper.readTree(new java.io.File("openapi/controlplane.yaml"));
     var served = new Http(SharedServer.httpPort(), null).get("/openapi", "application/yaml");
     assertThat(served.status()).isEqualTo(200);
@@ -274,23 +471,41 @@ class AuthFlowIT {
 
   private static java.util.Set<String> operations(com.fasterxml.jackson.databind.JsonNode doc) {
     java.util.Set<String> out = new java.util.TreeSet<>();
-    doc.path("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(op -> {
-      if (op.getValue().has("responses")) {
-        List<String> codes = new java.util.ArrayList<>();
-        op.getValue().path("responses").fieldNames().forEachRemaining(codes::add);
-        java.util.Collections.sort(codes);
-        out.add(op.getKey() + " " + path.getKey() + " " + op.getValue().path("operationId").asText() + " " + codes);
-      }
-    }));
+    doc.path("paths")
+        .fields()
+        .forEachRemaining(
+            path ->
+                path.getValue()
+                    .fields()
+                    .forEachRemaining(
+                        op -> {
+                          if (op.getValue().has("responses")) {
+                            List<String> codes = new java.util.ArrayList<>();
+                            op.getValue()
+                                .path("responses")
+                                .fieldNames()
+                                .forEachRemaining(codes::add);
+                            java.util.Collections.sort(codes);
+                            out.add(
+                                op.getKey()
+                                    + " "
+                                    + path.getKey()
+                                    + " "
+                                    + op.getValue().path("operationId").asText()
+                                    + " "
+                                    + codes);
+                          }
+                        }));
     return out;
   }
 
   private static List<String> perms(Http.Reply reply) {
     try {
-      return SignedJWT.parse(reply.json().path("service_token").asText()).getJWTClaimsSet().getStringListClaim("perms");
+      return SignedJWT.parse(reply.json().path("service_token").asText())
+          .getJWTClaimsSet()
+          .getStringListClaim("perms");
     } catch (java.text.ParseException e) {
       throw new AssertionError(e);
     }
   }
-
 }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A Java client playing a broker's lifecycle from spec section 4 while metadata keeps changing:
- * snapshot at 0, watch from its version, lose the connection, watch again from its current
- * version — and end with exactly the server's state.
+ * snapshot at 0, watch from its version, lose the connection, watch again from its current version
+ * — and end with exactly the server's state.
  */
 class BrokerClientIT {
 
@@ -44,7 +44,9 @@ class BrokerClientIT {
                 if (n % 7 == 6) {
                   http.delete("/v1/tenants/lifecycle/namespaces/" + ns);
                 } else {
-                  http.put("/v1/tenants/lifecycle/namespaces/" + ns, Http.namespace("lifecycle", ns, "rev " + n));
+                  http.put(
+                      "/v1/tenants/lifecycle/namespaces/" + ns,
+                      Http.namespace("lifecycle", ns, "rev " + n));
                 }
                 n++;
               }
@@ -63,7 +65,8 @@ class BrokerClientIT {
         // The connection is lost: the channel goes away under the open watch.
       }
       long resumedFrom = image.version();
-      try (Grpc second = Grpc.shared(); WatchCollector watch = WatchCollector.open(second.metadataAsync(), resumedFrom)) {
+      try (Grpc second = Grpc.shared();
+          WatchCollector watch = WatchCollector.open(second.metadataAsync(), resumedFrom)) {
         assertThat(watch.awaitVersion(resumedFrom + 50, Duration.ofSeconds(20))).isTrue();
         writing.set(false);
         int total = writes.get();

@@ -65,7 +65,8 @@ class BrokerLifecycleIT {
       assertThat(response.getBroker().getAvailabilityZone()).isEqualTo("eu-west-1a");
       assertThat(response.getBroker().getCapacity().getMaxShards()).isEqualTo(500);
       assertThat(response.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
-      assertThat(response.getHeartbeatIntervalMs()).isEqualTo((int) SharedServer.HEARTBEAT.toMillis());
+      assertThat(response.getHeartbeatIntervalMs())
+          .isEqualTo((int) SharedServer.HEARTBEAT.toMillis());
       var http = Http.shared().get("/v1/brokers/reg-1");
       assertThat(http.status()).isEqualTo(200);
       assertThat(http.json().path("spec").path("address").asText()).isEqualTo("10.0.0.7:7000");
@@ -73,12 +74,15 @@ class BrokerLifecycleIT {
 
       long version = response.getMetadataVersion();
       var again = grpc.brokers().registerBroker(registration("reg-1"));
-      assertThat(again.getBroker().getVersion()).as("an identical registration changes nothing").isEqualTo(version);
+      assertThat(again.getBroker().getVersion())
+          .as("an identical registration changes nothing")
+          .isEqualTo(version);
     }
   }
 
   @Test
-  void aSilentBrokerIsMarkedDownAfterThreeMissedHeartbeatsAndActiveWhenItReportsAgain() throws Exception {
+  void aSilentBrokerIsMarkedDownAfterThreeMissedHeartbeatsAndActiveWhenItReportsAgain()
+      throws Exception {
     try (Grpc grpc = Grpc.shared()) {
       long from = TestDatabase.headVersion();
       try (WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
@@ -89,45 +93,61 @@ class BrokerLifecycleIT {
           Thread.sleep(SharedServer.HEARTBEAT.toMillis() / 2);
         }
         long silentSince = System.nanoTime();
-        MetadataUpdate down = awaitBrokerStatus(watch, "hb-1", BrokerStatus.BROKER_STATUS_DOWN, Duration.ofSeconds(15));
+        MetadataUpdate down =
+            awaitBrokerStatus(
+                watch, "hb-1", BrokerStatus.BROKER_STATUS_DOWN, Duration.ofSeconds(15));
         double silentSeconds = (System.nanoTime() - silentSince) / 1e9;
         assertThat(down.getType()).isEqualTo(UpdateType.UPDATE);
         assertThat(silentSeconds).as("not before 3 missed heartbeats").isGreaterThanOrEqualTo(2.5);
 
         var back = grpc.brokers().reportHealth(heartbeat("hb-1"));
         assertThat(back.getBrokerStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
-        MetadataUpdate up = awaitBrokerStatus(watch, "hb-1", BrokerStatus.BROKER_STATUS_ACTIVE, Duration.ofSeconds(5), down.getVersion());
+        MetadataUpdate up =
+            awaitBrokerStatus(
+                watch,
+                "hb-1",
+                BrokerStatus.BROKER_STATUS_ACTIVE,
+                Duration.ofSeconds(5),
+                down.getVersion());
         assertThat(up.getVersion()).isGreaterThan(down.getVersion());
       }
     }
   }
 
   private static MetadataUpdate awaitBrokerStatus(
-      WatchCollector watch, String broker, BrokerStatus status, Duration timeout) throws InterruptedException {
+      WatchCollector watch, String broker, BrokerStatus status, Duration timeout)
+      throws InterruptedException {
     return awaitBrokerStatus(watch, broker, status, timeout, 0);
   }
 
   private static MetadataUpdate awaitBrokerStatus(
-      WatchCollector watch, String broker, BrokerStatus status, Duration timeout, long after) throws InterruptedException {
+      WatchCollector watch, String broker, BrokerStatus status, Duration timeout, long after)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       for (MetadataUpdate u : watch.updates()) {
-        if (u.getVersion() > after && u.hasBroker() && u.getBroker().getName().equals(broker) && u.getBroker().getStatus() == status) {
+        if (u.getVersion() > after
+            && u.hasBroker()
+            && u.getBroker().getName().equals(broker)
+            && u.getBroker().getStatus() == status) {
           return u;
         }
       }
       Thread.sleep(50);
     }
-    throw new AssertionError("no update made broker " + broker + " " + status + " within " + timeout);
+    throw new AssertionError(
+        "no update made broker " + broker + " " + status + " within " + timeout);
   }
 
   @Test
   void brokerRpcsAreRefusedWithoutTheBrokerCredential() {
-    try (Grpc none = new Grpc(SharedServer.grpcPort(), null); Grpc wrong = new Grpc(SharedServer.grpcPort(), "guess")) {
+    try (Grpc none = new Grpc(SharedServer.grpcPort(), null);
+        Grpc wrong = new Grpc(SharedServer.grpcPort(), "guess")) {
       for (Grpc client : new Grpc[] {none, wrong}) {
         assertUnauthenticated(() -> client.brokers().registerBroker(registration("intruder")));
         assertUnauthenticated(() -> client.brokers().reportHealth(heartbeat("intruder")));
-        assertUnauthenticated(() -> client.metadata().getSnapshot(GetSnapshotRequest.getDefaultInstance()).hasNext());
+        assertUnauthenticated(
+            () -> client.metadata().getSnapshot(GetSnapshotRequest.getDefaultInstance()).hasNext());
       }
     }
     assertThat(Http.shared().get("/v1/brokers/intruder").status()).isEqualTo(404);
@@ -158,11 +178,16 @@ class BrokerLifecycleIT {
       }
       assertThatThrownBy(() -> grpc.brokers().reportHealth(heartbeat("never-registered")))
           .isInstanceOfSatisfying(
-              StatusRuntimeException.class, e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+              StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
     }
     // Other tests' brokers may change meanwhile (failure detection); none of these may appear.
     assertThat(TestDatabase.logRows(before))
-        .noneMatch(r -> r.key().equals("ok-name") || r.key().equalsIgnoreCase("bad_name") || r.key().startsWith("xxxx"));
+        .noneMatch(
+            r ->
+                r.key().equals("ok-name")
+                    || r.key().equalsIgnoreCase("bad_name")
+                    || r.key().startsWith("xxxx"));
     assertThat(Http.shared().get("/v1/brokers/ok-name").status()).isEqualTo(404);
   }
 }

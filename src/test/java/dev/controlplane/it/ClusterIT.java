@@ -39,8 +39,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Three real nodes (runnable JARs) electing a leader with jgroups-raft over loopback, sharing one
- * PostgreSQL database. The tests run in order on one cluster and each leaves all three nodes running.
- * Waits are generous (a loaded 2-core machine); timings are printed, never asserted.
+ * PostgreSQL database. The tests run in order on one cluster and each leaves all three nodes
+ * running. Waits are generous (a loaded 2-core machine); timings are printed, never asserted.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -48,7 +48,8 @@ class ClusterIT {
 
   private static final Duration ELECTION = Duration.ofSeconds(60);
   private static final Duration START = Duration.ofSeconds(240);
-  private static final Metadata.Key<String> X_LEADER = Metadata.Key.of("x-leader", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Metadata.Key<String> X_LEADER =
+      Metadata.Key.of("x-leader", Metadata.ASCII_STRING_MARSHALLER);
 
   private TestCluster cluster;
 
@@ -74,21 +75,30 @@ class ClusterIT {
     assertThat(refused.status()).isEqualTo(503);
     assertThat(refused.json().path("code").asText()).isEqualTo("not_leader");
     assertThat(refused.json().path("leader").asText()).isEqualTo(leader.id);
-    assertThat(refused.raw().headers().firstValue("Location")).contains(leader.httpUrl() + "/v1/tenants/refer-me");
+    assertThat(refused.raw().headers().firstValue("Location"))
+        .contains(leader.httpUrl() + "/v1/tenants/refer-me");
 
     Http.Reply written = leader.http().put("/v1/tenants/refer-me", Http.tenant("refer-me", "x"));
     assertThat(written.status()).isEqualTo(201);
-    assertThat(follower.http().get("/v1/tenants/refer-me").status()).as("reads are served by followers").isEqualTo(200);
+    assertThat(follower.http().get("/v1/tenants/refer-me").status())
+        .as("reads are served by followers")
+        .isEqualTo(200);
 
     try (Grpc grpc = follower.grpc()) {
       RegisterBrokerRequest register =
-          RegisterBrokerRequest.newBuilder().setBrokerId("cluster-b1").setAddress("127.0.0.1:1").build();
+          RegisterBrokerRequest.newBuilder()
+              .setBrokerId("cluster-b1")
+              .setAddress("127.0.0.1:1")
+              .build();
       assertRefusedNamingLeader(() -> grpc.brokers().registerBroker(register), leader);
-      ReportHealthRequest health = ReportHealthRequest.newBuilder().setBrokerId("cluster-b1").build();
+      ReportHealthRequest health =
+          ReportHealthRequest.newBuilder().setBrokerId("cluster-b1").build();
       assertRefusedNamingLeader(() -> grpc.brokers().reportHealth(health), leader);
     }
     long leaders =
-        cluster.nodes().stream().filter(n -> n.readiness().orElseThrow().path("role").asText().equals("leader")).count();
+        cluster.nodes().stream()
+            .filter(n -> n.readiness().orElseThrow().path("role").asText().equals("leader"))
+            .count();
     assertThat(leaders).isEqualTo(1);
   }
 
@@ -98,7 +108,8 @@ class ClusterIT {
             StatusRuntimeException.class,
             e -> {
               assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-              assertThat(Status.trailersFromThrowable(e).get(X_LEADER)).isEqualTo("127.0.0.1:" + leader.grpcPort());
+              assertThat(Status.trailersFromThrowable(e).get(X_LEADER))
+                  .isEqualTo("127.0.0.1:" + leader.grpcPort());
             });
   }
 
@@ -112,8 +123,10 @@ class ClusterIT {
     CompletableFuture<HttpResponse<String>> pending;
     try {
       next = cluster.awaitLeader(cluster.others(old), ELECTION);
-      System.out.printf("frozen leader %s replaced by %s after %d ms%n", old.id, next.id, millisSince(frozenAt));
-      // Sent while the old leader is frozen: the kernel accepts the connection, the server reads the
+      System.out.printf(
+          "frozen leader %s replaced by %s after %d ms%n", old.id, next.id, millisSince(frozenAt));
+      // Sent while the old leader is frozen: the kernel accepts the connection, the server reads
+      // the
       // request only after SIGCONT, still believing for a moment that it leads.
       pending =
           HttpClient.newHttpClient()
@@ -131,22 +144,33 @@ class ClusterIT {
     }
     HttpResponse<String> response = pending.get(90, TimeUnit.SECONDS);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
-    // not_leader: its term was superseded (or Raft told it first); unavailable: it briefly saw no leader.
-    assertThat(Http.JSON.readTree(response.body()).path("code").asText()).isIn("not_leader", "unavailable");
-    System.out.println("write sent to the frozen leader, answered after SIGCONT: " + response.body());
-    assertThat(TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT count(*) FROM tenants WHERE name = 'fenced-off'"))
+    // not_leader: its term was superseded (or Raft told it first); unavailable: it briefly saw no
+    // leader.
+    assertThat(Http.JSON.readTree(response.body()).path("code").asText())
+        .isIn("not_leader", "unavailable");
+    System.out.println(
+        "write sent to the frozen leader, answered after SIGCONT: " + response.body());
+    assertThat(
+            TestDatabase.queryLong(
+                TestCluster.dbUrl(), "SELECT count(*) FROM tenants WHERE name = 'fenced-off'"))
         .isZero();
 
-    assertThat(cluster.awaitLeader(cluster.nodes(), ELECTION)).as("the old leader rejoins as a follower").isEqualTo(next);
-    assertThat(next.http().put("/v1/tenants/after-freeze", Http.tenant("after-freeze", "x")).status()).isEqualTo(201);
+    assertThat(cluster.awaitLeader(cluster.nodes(), ELECTION))
+        .as("the old leader rejoins as a follower")
+        .isEqualTo(next);
+    assertThat(
+            next.http().put("/v1/tenants/after-freeze", Http.tenant("after-freeze", "x")).status())
+        .isEqualTo(201);
   }
 
   @Test
   @Order(3)
-  void killingTheLeaderUnderWriteLoadLosesNoAcknowledgedWriteAndWatchesStayGapless() throws Exception {
+  void killingTheLeaderUnderWriteLoadLosesNoAcknowledgedWriteAndWatchesStayGapless()
+      throws Exception {
     Node leader = cluster.awaitLeader(ELECTION);
     Node survivor = cluster.others(leader).get(0);
-    long from = TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
+    long from =
+        TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
     try (Grpc onSurvivor = survivor.grpc();
         Grpc onLeader = leader.grpc();
         WatchCollector survivorWatch = WatchCollector.open(onSurvivor.metadataAsync(), from);
@@ -163,11 +187,16 @@ class ClusterIT {
           leader.id, (first.atNanos() - killedAt) / 1_000_000, load.refusals());
 
       List<WriteLoad.Ack> acks = load.acks();
-      assertThat(LostWrites.find(TestCluster.dbUrl(), "failover", acks)).as("acknowledged writes lost").isEmpty();
+      assertThat(LostWrites.find(TestCluster.dbUrl(), "failover", acks))
+          .as("acknowledged writes lost")
+          .isEmpty();
       long lastAcked = acks.get(acks.size() - 1).version();
 
-      assertThat(brokerWatch.awaitClose(Duration.ofSeconds(60)).getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-      try (WatchCollector resumed = WatchCollector.open(onSurvivor.metadataAsync(), Math.max(from, brokerWatch.lastVersion()))) {
+      assertThat(brokerWatch.awaitClose(Duration.ofSeconds(60)).getCode())
+          .isEqualTo(Status.Code.UNAVAILABLE);
+      try (WatchCollector resumed =
+          WatchCollector.open(
+              onSurvivor.metadataAsync(), Math.max(from, brokerWatch.lastVersion()))) {
         assertThat(survivorWatch.awaitVersion(lastAcked, Duration.ofSeconds(60))).isTrue();
         assertThat(resumed.awaitVersion(lastAcked, Duration.ofSeconds(60))).isTrue();
         List<MetadataUpdate> brokerSaw = new ArrayList<>(brokerWatch.updates());
@@ -191,20 +220,27 @@ class ClusterIT {
 
   private static void assertAcksDelivered(List<WriteLoad.Ack> acks, List<MetadataUpdate> updates) {
     java.util.Map<Long, String> seen = new java.util.HashMap<>();
-    updates.stream().filter(MetadataUpdate::hasTenant).forEach(u -> seen.put(u.getVersion(), u.getTenant().getName()));
+    updates.stream()
+        .filter(MetadataUpdate::hasTenant)
+        .forEach(u -> seen.put(u.getVersion(), u.getTenant().getName()));
     for (WriteLoad.Ack ack : acks) {
-      assertThat(seen.get(ack.version())).as("update at version " + ack.version()).isEqualTo(ack.tenant());
+      assertThat(seen.get(ack.version()))
+          .as("update at version " + ack.version())
+          .isEqualTo(ack.tenant());
     }
   }
 
   @Test
   @Order(4)
-  void withoutAQuorumWritesAndAdminReadsFailCleanlyWatchesStayOpenAndWritesResumeWithOneNodeBack() throws Exception {
+  void withoutAQuorumWritesAndAdminReadsFailCleanlyWatchesStayOpenAndWritesResumeWithOneNodeBack()
+      throws Exception {
     Node leader = cluster.awaitLeader(ELECTION);
     Node other = cluster.others(leader).get(0);
     Node alone = cluster.others(leader).get(1);
-    long from = TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
-    try (Grpc grpc = alone.grpc(); WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
+    long from =
+        TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
+    try (Grpc grpc = alone.grpc();
+        WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
       leader.kill();
       other.kill();
       Http http = alone.http();
@@ -216,12 +252,22 @@ class ClusterIT {
       assertThat(alone.readiness().orElseThrow().path("role").asText()).isEqualTo("candidate");
 
       int progressBefore = watch.progressVersions().size();
-      assertThatThrownBy(() -> watch.awaitClose(Duration.ofSeconds(3))).isInstanceOf(java.util.concurrent.TimeoutException.class);
-      assertThat(watch.progressVersions().size()).as("the open watch still gets progress notices").isGreaterThan(progressBefore);
+      assertThatThrownBy(() -> watch.awaitClose(Duration.ofSeconds(3)))
+          .isInstanceOf(java.util.concurrent.TimeoutException.class);
+      assertThat(watch.progressVersions().size())
+          .as("the open watch still gets progress notices")
+          .isGreaterThan(progressBefore);
 
       other.start().awaitReady(START);
       Node newLeader = cluster.awaitLeader(List.of(alone, other), ELECTION);
-      awaitStatus(() -> newLeader.http().put("/v1/tenants/quorum-back", Http.tenant("quorum-back", "x")).status(), 201, ELECTION);
+      awaitStatus(
+          () ->
+              newLeader
+                  .http()
+                  .put("/v1/tenants/quorum-back", Http.tenant("quorum-back", "x"))
+                  .status(),
+          201,
+          ELECTION);
       long version = newLeader.http().get("/v1/tenants/quorum-back").version();
       assertThat(watch.awaitVersion(version, Duration.ofSeconds(30))).isTrue();
     }
@@ -233,12 +279,15 @@ class ClusterIT {
   @Order(5)
   void theClusterRecoversFromADatabaseRestartUnderLoadWithoutANodeRestart() throws Exception {
     String[] pg = PostgresCluster.find();
-    org.junit.jupiter.api.Assumptions.assumeTrue(pg != null, "needs pg_ctlcluster and root to restart PostgreSQL");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        pg != null, "needs pg_ctlcluster and root to restart PostgreSQL");
     Node leader = cluster.awaitLeader(ELECTION);
     Node follower = cluster.others(leader).get(0);
     List<Long> pids = cluster.nodes().stream().map(n -> n.process().serverPid()).toList();
-    long from = TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
-    try (Grpc grpc = follower.grpc(); WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
+    long from =
+        TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
+    try (Grpc grpc = follower.grpc();
+        WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
       WriteLoad load = new WriteLoad(cluster, "pg-restart").start();
       load.awaitMoreAcks(20, Duration.ofSeconds(60));
       PostgresCluster.restart(pg);
@@ -248,7 +297,9 @@ class ClusterIT {
       load.close();
       System.out.printf(
           "PostgreSQL restarted: first acknowledged write %d ms after the restart command returned%n",
-          load.firstAckAfter(restartedAt, "").map(a -> (a.atNanos() - restartedAt) / 1_000_000).orElse(-1L));
+          load.firstAckAfter(restartedAt, "")
+              .map(a -> (a.atNanos() - restartedAt) / 1_000_000)
+              .orElse(-1L));
       List<WriteLoad.Ack> acks = load.acks();
       assertThat(LostWrites.find(TestCluster.dbUrl(), "pg-restart", acks)).isEmpty();
       assertThat(watch.awaitVersion(acks.get(acks.size() - 1).version(), Duration.ofSeconds(60)))
@@ -256,7 +307,9 @@ class ClusterIT {
           .isTrue();
       assertGaplessFrom(from, watch.updates());
     }
-    assertThat(cluster.nodes().stream().map(n -> n.process().serverPid()).toList()).as("no node restarted").isEqualTo(pids);
+    assertThat(cluster.nodes().stream().map(n -> n.process().serverPid()).toList())
+        .as("no node restarted")
+        .isEqualTo(pids);
     assertThat(cluster.nodes().stream().allMatch(n -> n.process().isAlive())).isTrue();
     for (Node node : cluster.nodes()) {
       awaitStatus(() -> node.http().get("/health/ready").status(), 200, ELECTION);
@@ -265,7 +318,8 @@ class ClusterIT {
     cluster.awaitLeader(cluster.nodes(), ELECTION);
   }
 
-  private static void awaitStatus(java.util.function.IntSupplier call, int status, Duration timeout) throws InterruptedException {
+  private static void awaitStatus(java.util.function.IntSupplier call, int status, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     int last = -1;
     while (System.nanoTime() < deadline) {

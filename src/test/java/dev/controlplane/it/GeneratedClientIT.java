@@ -17,7 +17,10 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A Java client generated from openapi/controlplane.yaml (openapi-generator) talks to the real server. */
+/**
+ * A Java client generated from openapi/controlplane.yaml (openapi-generator) talks to the real
+ * server.
+ */
 class GeneratedClientIT {
 
   @BeforeAll
@@ -36,18 +39,33 @@ class GeneratedClientIT {
   void theGeneratedClientExchangesATokenAndAdministersRbac() throws Exception {
     Auth.bootstrap("genclient", "idp-genclient", null, "alice");
     String upstream = OidcProvider.token("idp-genclient", "alice", Map.of());
-    ExchangeResponse exchanged = new AuthApi(client(upstream)).exchangeToken("genclient", new ExchangeRequest());
+    ExchangeResponse exchanged =
+        new AuthApi(client(upstream)).exchangeToken("genclient", new ExchangeRequest());
     assertThat(exchanged.getTokenType().getValue()).isEqualTo("Bearer");
     assertThat(exchanged.getExpiresIn()).isPositive();
 
     RbacApi rbac = new RbacApi(client(exchanged.getServiceToken()));
-    Policy added = rbac.addPolicy("genclient", new Policy().subject("role:reader")._object("stream:genclient/ns/*").action("stream.subscribe"));
+    Policy added =
+        rbac.addPolicy(
+            "genclient",
+            new Policy()
+                .subject("role:reader")
+                ._object("stream:genclient/ns/*")
+                .action("stream.subscribe"));
     assertThat(added.getObject()).isEqualTo("stream:genclient/ns/*");
-    assertThat(rbac.listPolicies("genclient").getPolicies()).extracting(Policy::getSubject).contains("role:reader", "role:tenant-admin");
-    rbac.removePolicy("genclient", "role:reader", "stream:genclient/ns/*", "stream.subscribe", null);
-    assertThat(rbac.listPolicies("genclient").getPolicies()).extracting(Policy::getSubject).doesNotContain("role:reader");
+    assertThat(rbac.listPolicies("genclient").getPolicies())
+        .extracting(Policy::getSubject)
+        .contains("role:reader", "role:tenant-admin");
+    rbac.removePolicy(
+        "genclient", "role:reader", "stream:genclient/ns/*", "stream.subscribe", null);
+    assertThat(rbac.listPolicies("genclient").getPolicies())
+        .extracting(Policy::getSubject)
+        .doesNotContain("role:reader");
 
-    assertThatThrownBy(() -> new AuthApi(client("not-a-token")).exchangeToken("genclient", new ExchangeRequest()))
+    assertThatThrownBy(
+            () ->
+                new AuthApi(client("not-a-token"))
+                    .exchangeToken("genclient", new ExchangeRequest()))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(401));
   }
 }

@@ -52,7 +52,9 @@ class GrpcServicesIT {
                     @Override
                     public void onNext(ServerReflectionResponse r) {
                       services.complete(
-                          r.getListServicesResponse().getServiceList().stream().map(ServiceResponse::getName).toList());
+                          r.getListServicesResponse().getServiceList().stream()
+                              .map(ServiceResponse::getName)
+                              .toList());
                     }
 
                     @Override
@@ -81,7 +83,11 @@ class GrpcServicesIT {
               () ->
                   AdminServiceGrpc.newBlockingStub(grpc.channel())
                       .createStream(
-                          CreateStreamRequest.newBuilder().setTenantId("acme").setNamespace("ns").setStream("s").build()))
+                          CreateStreamRequest.newBuilder()
+                              .setTenantId("acme")
+                              .setNamespace("ns")
+                              .setStream("s")
+                              .build()))
           .isInstanceOfSatisfying(
               StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));

@@ -32,7 +32,6 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,9 +44,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Tokens from RFC 8725 and the OWASP JWT testing guide, each refused with 401 and no service
- * token, against the real server and a real OIDC provider. A valid token passes, to show that
- * each refusal is due to what the case changes.
+ * Tokens from RFC 8725 and the OWASP JWT testing guide, each refused with 401 and no service token,
+ * against the real server and a real OIDC provider. A valid token passes, to show that each refusal
+ * is due to what the case changes.
  */
 class HostileTokenIT {
 
@@ -87,7 +86,12 @@ class HostileTokenIT {
 
   private static String hs256(byte[] secret) {
     try {
-      JWSObject jws = new JWSObject(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(OidcProvider.key(IDP).getKeyID()).build(), new Payload(claims().build().toJSONObject()));
+      JWSObject jws =
+          new JWSObject(
+              new JWSHeader.Builder(JWSAlgorithm.HS256)
+                  .keyID(OidcProvider.key(IDP).getKeyID())
+                  .build(),
+              new Payload(claims().build().toJSONObject()));
       jws.sign(new MACSigner(padded(secret)));
       return jws.serialize();
     } catch (Exception e) {
@@ -108,8 +112,18 @@ class HostileTokenIT {
     byte[] out = new byte[64];
     byte[] rb = r.toByteArray();
     byte[] sb = s.toByteArray();
-    System.arraycopy(rb, Math.max(0, rb.length - 32), out, 32 - Math.min(32, rb.length), Math.min(32, rb.length));
-    System.arraycopy(sb, Math.max(0, sb.length - 32), out, 64 - Math.min(32, sb.length), Math.min(32, sb.length));
+    System.arraycopy(
+        rb,
+        Math.max(0, rb.length - 32),
+        out,
+        32 - Math.min(32, rb.length),
+        Math.min(32, rb.length));
+    System.arraycopy(
+        sb,
+        Math.max(0, sb.length - 32),
+        out,
+        64 - Math.min(32, sb.length),
+        Math.min(32, sb.length));
     return out;
   }
 
@@ -131,65 +145,191 @@ class HostileTokenIT {
     add(cases, "alg None", () -> unsigned("None"));
     add(cases, "alg NONE", () -> unsigned("NONE"));
     add(cases, "alg nOnE", () -> unsigned("nOnE"));
-    add(cases, "alg none with the original signature kept", () -> unsigned("none") + valid().split("\\.")[2]);
-    add(cases, "HS256 keyed with the issuer's public JWK", () -> hs256(OidcProvider.key(IDP).toPublicJWK().toJSONString().getBytes(StandardCharsets.UTF_8)));
-    add(cases, "HS256 keyed with the issuer's public key bytes", () -> {
-      try {
-        return hs256(OidcProvider.key(IDP).toECPublicKey().getEncoded());
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    add(
+        cases,
+        "alg none with the original signature kept",
+        () -> unsigned("none") + valid().split("\\.")[2]);
+    add(
+        cases,
+        "HS256 keyed with the issuer's public JWK",
+        () ->
+            hs256(
+                OidcProvider.key(IDP)
+                    .toPublicJWK()
+                    .toJSONString()
+                    .getBytes(StandardCharsets.UTF_8)));
+    add(
+        cases,
+        "HS256 keyed with the issuer's public key bytes",
+        () -> {
+          try {
+            return hs256(OidcProvider.key(IDP).toECPublicKey().getEncoded());
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
     add(cases, "all-zero ECDSA signature", () -> withSignature(new byte[64]));
     add(cases, "ECDSA signature r = s = n", () -> withSignature(rs(P256_ORDER, P256_ORDER)));
-    add(cases, "ECDSA signature r = s = 1", () -> withSignature(rs(BigInteger.ONE, BigInteger.ONE)));
-    add(cases, "DER-encoded signature", () -> withSignature(new byte[] {0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01}));
+    add(
+        cases,
+        "ECDSA signature r = s = 1",
+        () -> withSignature(rs(BigInteger.ONE, BigInteger.ONE)));
+    add(
+        cases,
+        "DER-encoded signature",
+        () -> withSignature(new byte[] {0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01}));
     add(cases, "signature stripped", () -> valid().substring(0, valid().lastIndexOf('.') + 1));
-    add(cases, "tampered payload", () -> {
-      String[] parts = valid().split("\\.");
-      return parts[0] + "." + Base64URL.encode(claims().subject("alice").build().toString()) + "." + parts[2];
-    });
-    add(cases, "signed by an attacker key under the issuer's kid", () -> OidcProvider.sign(attackerKey(OidcProvider.key(IDP).getKeyID()), OidcProvider.es256(IDP), claims().build()));
-    add(cases, "embedded jwk header", () -> {
-      ECKey attacker = attackerKey("evil");
-      return OidcProvider.sign(attacker, new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("evil").jwk(attacker.toPublicJWK()), claims().build());
-    });
-    add(cases, "jku header", () -> OidcProvider.sign(attackerKey("evil"), new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("evil").jwkURL(URI.create("http://127.0.0.1:1/jwks")), claims().build()));
-    add(cases, "x5u header", () -> OidcProvider.sign(attackerKey("evil"), new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("evil").x509CertURL(URI.create("http://127.0.0.1:1/cert")), claims().build()));
-    add(cases, "x5c header on a validly signed token", () -> withHeader(OidcProvider.es256(IDP).x509CertChain(List.of(Base64.encode("not a certificate")))));
-    add(cases, "kid path traversal", () -> OidcProvider.sign(attackerKey("../../../../dev/null"), new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("../../../../dev/null"), claims().build()));
-    add(cases, "kid SQL injection", () -> OidcProvider.sign(attackerKey("x' OR '1'='1"), new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("x' OR '1'='1"), claims().build()));
-    add(cases, "crit header on a validly signed token", () -> withHeader(OidcProvider.es256(IDP).criticalParams(Set.of("exp")).customParam("exp", 1)));
-    add(cases, "nested token (cty JWT)", () -> withHeader(OidcProvider.es256(IDP).contentType("JWT")));
+    add(
+        cases,
+        "tampered payload",
+        () -> {
+          String[] parts = valid().split("\\.");
+          return parts[0]
+              + "."
+              + Base64URL.encode(claims().subject("alice").build().toString())
+              + "."
+              + parts[2];
+        });
+    add(
+        cases,
+        "signed by an attacker key under the issuer's kid",
+        () ->
+            OidcProvider.sign(
+                attackerKey(OidcProvider.key(IDP).getKeyID()),
+                OidcProvider.es256(IDP),
+                claims().build()));
+    add(
+        cases,
+        "embedded jwk header",
+        () -> {
+          ECKey attacker = attackerKey("evil");
+          return OidcProvider.sign(
+              attacker,
+              new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("evil").jwk(attacker.toPublicJWK()),
+              claims().build());
+        });
+    add(
+        cases,
+        "jku header",
+        () ->
+            OidcProvider.sign(
+                attackerKey("evil"),
+                new JWSHeader.Builder(JWSAlgorithm.ES256)
+                    .keyID("evil")
+                    .jwkURL(URI.create("http://127.0.0.1:1/jwks")),
+                claims().build()));
+    add(
+        cases,
+        "x5u header",
+        () ->
+            OidcProvider.sign(
+                attackerKey("evil"),
+                new JWSHeader.Builder(JWSAlgorithm.ES256)
+                    .keyID("evil")
+                    .x509CertURL(URI.create("http://127.0.0.1:1/cert")),
+                claims().build()));
+    add(
+        cases,
+        "x5c header on a validly signed token",
+        () ->
+            withHeader(
+                OidcProvider.es256(IDP)
+                    .x509CertChain(List.of(Base64.encode("not a certificate")))));
+    add(
+        cases,
+        "kid path traversal",
+        () ->
+            OidcProvider.sign(
+                attackerKey("../../../../dev/null"),
+                new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("../../../../dev/null"),
+                claims().build()));
+    add(
+        cases,
+        "kid SQL injection",
+        () ->
+            OidcProvider.sign(
+                attackerKey("x' OR '1'='1"),
+                new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("x' OR '1'='1"),
+                claims().build()));
+    add(
+        cases,
+        "crit header on a validly signed token",
+        () ->
+            withHeader(
+                OidcProvider.es256(IDP).criticalParams(Set.of("exp")).customParam("exp", 1)));
+    add(
+        cases,
+        "nested token (cty JWT)",
+        () -> withHeader(OidcProvider.es256(IDP).contentType("JWT")));
     add(cases, "RS256 header over an ES256 key", () -> unsignedWithAlgAndValidSignature("RS256"));
-    add(cases, "expired", () -> withClaims(claims().expirationTime(secondsFromNow(-3600)).issueTime(secondsFromNow(-7200)).build()));
+    add(
+        cases,
+        "expired",
+        () ->
+            withClaims(
+                claims()
+                    .expirationTime(secondsFromNow(-3600))
+                    .issueTime(secondsFromNow(-7200))
+                    .build()));
     add(cases, "no exp", () -> withClaims(claims().expirationTime(null).build()));
-    add(cases, "iat in the future", () -> withClaims(claims().issueTime(secondsFromNow(3600)).build()));
-    add(cases, "nbf in the future", () -> withClaims(claims().notBeforeTime(secondsFromNow(3600)).build()));
+    add(
+        cases,
+        "iat in the future",
+        () -> withClaims(claims().issueTime(secondsFromNow(3600)).build()));
+    add(
+        cases,
+        "nbf in the future",
+        () -> withClaims(claims().notBeforeTime(secondsFromNow(3600)).build()));
     add(cases, "wrong iss", () -> withClaims(claims().issuer("http://127.0.0.1:1/evil").build()));
     add(cases, "wrong aud", () -> withClaims(claims().audience("someone-else").build()));
     add(cases, "no aud", () -> withClaims(claims().audience((String) null).build()));
-    add(cases, "issuer of another tenant", () -> OidcProvider.sign(OTHER_IDP, OidcProvider.es256(OTHER_IDP), OidcProvider.claims(OTHER_IDP, "mallory").build()));
-    add(cases, "oversized token", () -> withClaims(claims().claim("pad", "x".repeat(20_000)).build()));
+    add(
+        cases,
+        "issuer of another tenant",
+        () ->
+            OidcProvider.sign(
+                OTHER_IDP,
+                OidcProvider.es256(OTHER_IDP),
+                OidcProvider.claims(OTHER_IDP, "mallory").build()));
+    add(
+        cases,
+        "oversized token",
+        () -> withClaims(claims().claim("pad", "x".repeat(20_000)).build()));
     add(cases, "JWE", HostileTokenIT::jwe);
-    add(cases, "JSON serialization", () -> {
-      String[] p = valid().split("\\.");
-      return "{\"payload\":\"" + p[1] + "\",\"signatures\":[{\"protected\":\"" + p[0] + "\",\"signature\":\"" + p[2] + "\"}]}";
-    });
+    add(
+        cases,
+        "JSON serialization",
+        () -> {
+          String[] p = valid().split("\\.");
+          return "{\"payload\":\""
+              + p[1]
+              + "\",\"signatures\":[{\"protected\":\""
+              + p[0]
+              + "\",\"signature\":\""
+              + p[2]
+              + "\"}]}";
+        });
     add(cases, "garbage", () -> "not.a.jwt");
     return cases.stream();
   }
 
   private static String unsignedWithAlgAndValidSignature(String alg) {
     String[] parts = valid().split("\\.");
-    return Base64URL.encode("{\"alg\":\"" + alg + "\",\"kid\":\"" + OidcProvider.key(IDP).getKeyID() + "\"}") + "." + parts[1] + "." + parts[2];
+    return Base64URL.encode(
+            "{\"alg\":\"" + alg + "\",\"kid\":\"" + OidcProvider.key(IDP).getKeyID() + "\"}")
+        + "."
+        + parts[1]
+        + "."
+        + parts[2];
   }
 
   private static String jwe() {
     try {
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
-      EncryptedJWT jwt = new EncryptedJWT(new JWEHeader(JWEAlgorithm.DIR, EncryptionMethod.A256GCM), claims().build());
+      EncryptedJWT jwt =
+          new EncryptedJWT(
+              new JWEHeader(JWEAlgorithm.DIR, EncryptionMethod.A256GCM), claims().build());
       jwt.encrypt(new DirectEncrypter(key));
       return jwt.serialize();
     } catch (Exception e) {
@@ -214,7 +354,8 @@ class HostileTokenIT {
     assertThat(reply.status()).as(name + ": " + reply.body()).isEqualTo(401);
     assertThat(reply.body()).doesNotContain("service_token");
     assertThat(reply.json().path("code").asText()).isEqualTo("invalid_token");
-    assertThat(reply.raw().headers().firstValue("WWW-Authenticate")).hasValue("Bearer error=\"invalid_token\"");
+    assertThat(reply.raw().headers().firstValue("WWW-Authenticate"))
+        .hasValue("Bearer error=\"invalid_token\"");
   }
 
   @Test
@@ -222,36 +363,70 @@ class HostileTokenIT {
     ECKey key = attackerKey("flood-key");
     AtomicInteger fetches = new AtomicInteger();
     HttpServer jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
-    byte[] body = ("{\"keys\":[" + key.toPublicJWK().toJSONString() + "]}").getBytes(StandardCharsets.UTF_8);
-    jwks.createContext("/jwks", exchange -> {
-      fetches.incrementAndGet();
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    byte[] body =
+        ("{\"keys\":[" + key.toPublicJWK().toJSONString() + "]}").getBytes(StandardCharsets.UTF_8);
+    jwks.createContext(
+        "/jwks",
+        exchange -> {
+          fetches.incrementAndGet();
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
     jwks.start();
     try {
       String issuer = "http://127.0.0.1:" + jwks.getAddress().getPort() + "/flood";
-      var record = Http.JSON.createObjectNode().put("issuer", issuer).put("jwks_url", "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks");
+      var record =
+          Http.JSON
+              .createObjectNode()
+              .put("issuer", issuer)
+              .put("jwks_url", "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks");
       record.putArray("audiences").add("controlplane");
-      var created = Auth.bootstrap("flood", List.of(record), List.of(Auth.principal(issuer, "mallory")), SharedServer.BOOTSTRAP_TOKEN);
+      var created =
+          Auth.bootstrap(
+              "flood",
+              List.of(record),
+              List.of(Auth.principal(issuer, "mallory")),
+              SharedServer.BOOTSTRAP_TOKEN);
       assertThat(created.status()).as(created.body()).isEqualTo(201);
       JWTClaimsSet claims = OidcProvider.claims(IDP, "mallory").issuer(issuer).build();
-      assertThat(Auth.exchange("flood", OidcProvider.sign(key, new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("flood-key"), claims), "{}").status()).isEqualTo(200);
+      assertThat(
+              Auth.exchange(
+                      "flood",
+                      OidcProvider.sign(
+                          key,
+                          new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("flood-key"),
+                          claims),
+                      "{}")
+                  .status())
+          .isEqualTo(200);
       int before = fetches.get();
       List<CompletableFuture<Integer>> flood = new ArrayList<>();
       for (int i = 0; i < 60; i++) {
         String kid = "unknown-" + i;
-        flood.add(CompletableFuture.supplyAsync(() -> Auth.exchange("flood", OidcProvider.sign(attackerKey(kid), new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(kid).type(JOSEObjectType.JWT), claims), "{}").status()));
+        flood.add(
+            CompletableFuture.supplyAsync(
+                () ->
+                    Auth.exchange(
+                            "flood",
+                            OidcProvider.sign(
+                                attackerKey(kid),
+                                new JWSHeader.Builder(JWSAlgorithm.ES256)
+                                    .keyID(kid)
+                                    .type(JOSEObjectType.JWT),
+                                claims),
+                            "{}")
+                        .status()));
       }
       for (var f : flood) {
         assertThat(f.get()).isEqualTo(401);
       }
       assertThat(before).isEqualTo(1);
-      assertThat(fetches.get() - before).as("key fetches caused by 60 unknown kids").isLessThanOrEqualTo(1);
+      assertThat(fetches.get() - before)
+          .as("key fetches caused by 60 unknown kids")
+          .isLessThanOrEqualTo(1);
     } finally {
       jwks.stop(0);
     }
   }
-
 }

@@ -29,7 +29,9 @@ class HttpApiIT {
     assertThat(replaced.status()).isEqualTo(200);
     assertThat(replaced.version()).isGreaterThan(created.version());
     var unchanged = http.put("/v1/tenants/crud", Http.tenant("crud", "second"));
-    assertThat(unchanged.version()).as("an identical PUT is not a change").isEqualTo(replaced.version());
+    assertThat(unchanged.version())
+        .as("an identical PUT is not a change")
+        .isEqualTo(replaced.version());
 
     var read = http.get("/v1/tenants/crud");
     assertThat(read.status()).isEqualTo(200);
@@ -65,9 +67,13 @@ class HttpApiIT {
       }
       http.put("/v1/tenants/streams", Http.tenant("streams", "s"));
       http.put("/v1/tenants/streams/namespaces/ns", Http.namespace("streams", "ns", "n"));
-      var created = http.put("/v1/tenants/streams/namespaces/ns/streams/orders", Http.stream("streams", "ns", "orders", 4, 3));
+      var created =
+          http.put(
+              "/v1/tenants/streams/namespaces/ns/streams/orders",
+              Http.stream("streams", "ns", "orders", 4, 3));
       assertThat(created.status()).as(created.body()).isEqualTo(201);
-      assertThat(created.json().path("spec").path("retention").path("time").asText()).isEqualTo("7d");
+      assertThat(created.json().path("spec").path("retention").path("time").asText())
+          .isEqualTo("7d");
       var placement = http.get("/v1/tenants/streams/namespaces/ns/streams/orders/placement");
       assertThat(placement.status()).isEqualTo(200);
       var shards = placement.json().path("spec").path("placements");
@@ -79,17 +85,26 @@ class HttpApiIT {
             assertThat(replicas).hasSize(3);
             assertThat(replicas).contains(shard.path("leader").asText());
           });
-      var tooMany = http.put("/v1/tenants/streams/namespaces/ns/streams/wide", Http.stream("streams", "ns", "wide", 1, 16));
+      var tooMany =
+          http.put(
+              "/v1/tenants/streams/namespaces/ns/streams/wide",
+              Http.stream("streams", "ns", "wide", 1, 16));
       assertThat(tooMany.status()).isEqualTo(409);
-      assertThat(http.get("/v1/tenants/streams/namespaces/ns/streams/wide").status()).isEqualTo(404);
+      assertThat(http.get("/v1/tenants/streams/namespaces/ns/streams/wide").status())
+          .isEqualTo(404);
 
       assertThat(TestDatabase.brokerLoadTable()).isEqualTo(TestDatabase.brokerLoadRecount());
 
       var deleted = http.delete("/v1/tenants/streams/namespaces/ns/streams/orders");
       assertThat(TestDatabase.brokerLoadTable()).isEqualTo(TestDatabase.brokerLoadRecount());
       assertThat(deleted.status()).isEqualTo(200);
-      assertThat(http.get("/v1/tenants/streams/namespaces/ns/streams/orders").status()).isEqualTo(404);
-      assertThat(http.put("/v1/tenants/streams/namespaces/ns/streams/orders", Http.stream("streams", "ns", "orders", 4, 3)).status())
+      assertThat(http.get("/v1/tenants/streams/namespaces/ns/streams/orders").status())
+          .isEqualTo(404);
+      assertThat(
+              http.put(
+                      "/v1/tenants/streams/namespaces/ns/streams/orders",
+                      Http.stream("streams", "ns", "orders", 4, 3))
+                  .status())
           .as("a deleted stream waits for its purge")
           .isEqualTo(409);
     }
@@ -99,7 +114,9 @@ class HttpApiIT {
   void listsArePagedWithOpaqueTokensWithoutSkippingOrRepeating() {
     http.put("/v1/tenants/paging", Http.tenant("paging", "p"));
     for (int i = 0; i < 25; i++) {
-      http.put("/v1/tenants/paging/namespaces/ns-" + String.format("%02d", i), Http.namespace("paging", "ns-" + String.format("%02d", i), ""));
+      http.put(
+          "/v1/tenants/paging/namespaces/ns-" + String.format("%02d", i),
+          Http.namespace("paging", "ns-" + String.format("%02d", i), ""));
     }
     Set<String> seen = new HashSet<>();
     String token = "";
@@ -107,12 +124,16 @@ class HttpApiIT {
     do {
       var page = http.get("/v1/tenants/paging/namespaces?limit=10&page_token=" + token);
       assertThat(page.status()).isEqualTo(200);
-      page.json().path("items").forEach(item -> assertThat(seen.add(item.path("metadata").path("name").asText())).isTrue());
+      page.json()
+          .path("items")
+          .forEach(
+              item -> assertThat(seen.add(item.path("metadata").path("name").asText())).isTrue());
       token = page.json().path("next_page_token").asText();
       pages++;
       if (pages == 1) {
         // A namespace created behind the cursor while paging must not shift later pages.
-        http.put("/v1/tenants/paging/namespaces/aaa-late", Http.namespace("paging", "aaa-late", ""));
+        http.put(
+            "/v1/tenants/paging/namespaces/aaa-late", Http.namespace("paging", "aaa-late", ""));
       }
     } while (!token.isEmpty() && pages < 10);
     assertThat(seen).hasSize(25).allMatch(n -> n.startsWith("ns-"));
@@ -151,7 +172,12 @@ class HttpApiIT {
     Set<String> fields = new HashSet<>();
     streamReply.json().path("errors").forEach(e -> fields.add(e.path("field").asText()));
     assertThat(fields)
-        .contains("spec.shards", "spec.durability", "spec.retention.time", "spec.retention.size", "spec.ack_policy");
+        .contains(
+            "spec.shards",
+            "spec.durability",
+            "spec.retention.time",
+            "spec.retention.size",
+            "spec.ack_policy");
 
     assertThat(TestDatabase.logRows(afterTenant)).noneMatch(r -> r.key().startsWith("valid/"));
     assertThat(http.get("/v1/tenants/valid/namespaces/x1").status()).isEqualTo(404);
@@ -160,7 +186,11 @@ class HttpApiIT {
 
   @Test
   void protocolMistakesGetProblemResponsesNotServerErrors() {
-    var wrongType = http.send(http.request("/v1/tenants/pm").PUT(HttpRequest.BodyPublishers.ofString("x")).header("Content-Type", "text/plain"));
+    var wrongType =
+        http.send(
+            http.request("/v1/tenants/pm")
+                .PUT(HttpRequest.BodyPublishers.ofString("x"))
+                .header("Content-Type", "text/plain"));
     assertThat(wrongType.status()).isEqualTo(415);
     assertThat(wrongType.contentType()).startsWith("application/problem+json");
 
@@ -172,11 +202,15 @@ class HttpApiIT {
     assertThat(unknown.status()).isEqualTo(404);
     assertThat(unknown.contentType()).startsWith("application/problem+json");
 
-    var noToken = new Http(SharedServer.httpPort(), null).put("/v1/tenants/pm", Http.tenant("pm", ""));
+    var noToken =
+        new Http(SharedServer.httpPort(), null).put("/v1/tenants/pm", Http.tenant("pm", ""));
     assertThat(noToken.status()).isEqualTo(401);
-    assertThat(noToken.raw().headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+    assertThat(noToken.raw().headers().firstValue("WWW-Authenticate"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
 
-    var missingParent = http.put("/v1/tenants/no-such-tenant/namespaces/n", Http.namespace("no-such-tenant", "n", ""));
+    var missingParent =
+        http.put(
+            "/v1/tenants/no-such-tenant/namespaces/n", Http.namespace("no-such-tenant", "n", ""));
     assertThat(missingParent.status()).isEqualTo(404);
 
     http.put("/v1/tenants/pm", Http.tenant("pm", ""));
@@ -185,9 +219,10 @@ class HttpApiIT {
     assertThat(blocked.status()).isEqualTo(409);
     assertThat(blocked.json().path("code").asText()).isEqualTo("conflict");
 
-    var stale = http.put(
-        "/v1/tenants/pm",
-        "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Tenant\",\"metadata\":{\"name\":\"pm\",\"version\":1},\"spec\":{}}");
+    var stale =
+        http.put(
+            "/v1/tenants/pm",
+            "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Tenant\",\"metadata\":{\"name\":\"pm\",\"version\":1},\"spec\":{}}");
     assertThat(stale.status()).as("optimistic concurrency on metadata.version").isEqualTo(409);
   }
 

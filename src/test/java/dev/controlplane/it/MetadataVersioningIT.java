@@ -32,11 +32,13 @@ class MetadataVersioningIT {
   @Test
   void concurrentWritersProduceGaplessOrderedVersionsThatWatchAndTableAgreeOn() throws Exception {
     Http http = Http.shared();
-    assertThat(http.put("/v1/tenants/versioning", Http.tenant("versioning", "v")).status()).isIn(200, 201);
+    assertThat(http.put("/v1/tenants/versioning", Http.tenant("versioning", "v")).status())
+        .isIn(200, 201);
     long start = TestDatabase.headVersion();
     int total = WRITERS * WRITES_PER_WRITER;
 
-    try (Grpc grpc = Grpc.shared(); WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), start)) {
+    try (Grpc grpc = Grpc.shared();
+        WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), start)) {
       ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
       List<Future<List<Long>>> acknowledged = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
@@ -48,8 +50,10 @@ class MetadataVersioningIT {
                   for (int i = 0; i < WRITES_PER_WRITER; i++) {
                     // Each writer keeps rewriting its own namespaces: creates, then updates.
                     String ns = "w" + writer + "-" + (i % 25);
-                    var reply = http.put(
-                        "/v1/tenants/versioning/namespaces/" + ns, Http.namespace("versioning", ns, "write " + i));
+                    var reply =
+                        http.put(
+                            "/v1/tenants/versioning/namespaces/" + ns,
+                            Http.namespace("versioning", ns, "write " + i));
                     assertThat(reply.status()).as(reply.body()).isIn(200, 201);
                     versions.add(reply.version());
                   }
@@ -66,10 +70,14 @@ class MetadataVersioningIT {
       // Other tests' brokers may be marked down meanwhile: those updates interleave, and count too.
       assertThat(end - start).isGreaterThanOrEqualTo(total);
       assertThat(acked).hasSize(total).doesNotHaveDuplicates().allMatch(v -> v > start && v <= end);
-      assertThat(watch.awaitVersion(end, Duration.ofSeconds(30))).as("watch reached %d", end).isTrue();
+      assertThat(watch.awaitVersion(end, Duration.ofSeconds(30)))
+          .as("watch reached %d", end)
+          .isTrue();
 
-      List<MetadataUpdate> watched = watch.updates().stream().filter(u -> u.getVersion() <= end).toList();
-      List<TestDatabase.LogRow> table = TestDatabase.logRows(start).stream().filter(r -> r.version() <= end).toList();
+      List<MetadataUpdate> watched =
+          watch.updates().stream().filter(u -> u.getVersion() <= end).toList();
+      List<TestDatabase.LogRow> table =
+          TestDatabase.logRows(start).stream().filter(r -> r.version() <= end).toList();
       int span = (int) (end - start);
       assertThat(watched).hasSize(span);
       assertThat(table).hasSize(span);
@@ -87,7 +95,9 @@ class MetadataVersioningIT {
               .map(MetadataUpdate::getVersion)
               .toList();
       assertThat(ours).containsExactlyInAnyOrderElementsOf(acked);
-      watched.stream().filter(MetadataUpdate::hasNamespace).forEach(u -> assertThat(u.getNamespace().getVersion()).isEqualTo(u.getVersion()));
+      watched.stream()
+          .filter(MetadataUpdate::hasNamespace)
+          .forEach(u -> assertThat(u.getNamespace().getVersion()).isEqualTo(u.getVersion()));
     }
   }
 
@@ -98,7 +108,9 @@ class MetadataVersioningIT {
     try (Grpc grpc = Grpc.shared()) {
       long before = TestDatabase.headVersion();
       for (int i = 0; i < 30; i++) {
-        http.put("/v1/tenants/replay/namespaces/n" + (i % 7), Http.namespace("replay", "n" + (i % 7), "d" + i));
+        http.put(
+            "/v1/tenants/replay/namespaces/n" + (i % 7),
+            Http.namespace("replay", "n" + (i % 7), "d" + i));
         if (i % 10 == 9) {
           http.delete("/v1/tenants/replay/namespaces/n" + (i % 7));
         }

@@ -25,7 +25,9 @@ class SchemaValidationIT {
           .contains("The database schema does not match this build")
           .contains("SERVICE_CONTROLPLANE_DB_MIGRATE=migrate");
     }
-    assertThat(TestDatabase.queryLong(emptyDb, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"))
+    assertThat(
+            TestDatabase.queryLong(
+                emptyDb, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"))
         .as("validation alone changes nothing in the database")
         .isZero();
   }

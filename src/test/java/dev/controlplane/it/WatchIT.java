@@ -40,8 +40,10 @@ class WatchIT {
     http.put("/v1/tenants/" + tenant, Http.tenant(tenant, "watch"));
     long last = 0;
     for (int i = 0; i < count; i++) {
-      var reply = http.put(
-          "/v1/tenants/" + tenant + "/namespaces/n" + (i % 50), Http.namespace(tenant, "n" + (i % 50), "d" + i));
+      var reply =
+          http.put(
+              "/v1/tenants/" + tenant + "/namespaces/n" + (i % 50),
+              Http.namespace(tenant, "n" + (i % 50), "d" + i));
       assertThat(reply.status()).as(reply.body()).isIn(200, 201);
       last = reply.version();
     }
@@ -63,7 +65,8 @@ class WatchIT {
             assertThat(got.get(i).getVersion()).isEqualTo(from + 1 + i);
           }
           var table = TestDatabase.logRows(from).stream().filter(r -> r.version() <= end).toList();
-          assertThat(got.stream().filter(u -> u.getVersion() <= end).map(u -> u.getVersion()).toList())
+          assertThat(
+                  got.stream().filter(u -> u.getVersion() <= end).map(u -> u.getVersion()).toList())
               .isEqualTo(table.stream().map(TestDatabase.LogRow::version).toList());
         }
       }
@@ -73,7 +76,8 @@ class WatchIT {
   @Test
   void anIdleWatchReceivesProgressNoticesAtTheCurrentVersion() throws Exception {
     long head = TestDatabase.headVersion();
-    try (Grpc grpc = Grpc.shared(); WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), head)) {
+    try (Grpc grpc = Grpc.shared();
+        WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), head)) {
       assertThat(watch.awaitProgress(SharedServer.PROGRESS_INTERVAL.multipliedBy(5))).isTrue();
       assertThat(watch.progressVersions().get(0)).isGreaterThanOrEqualTo(head);
       assertThat(watch.updates()).allMatch(u -> u.getVersion() > head);
@@ -95,7 +99,10 @@ class WatchIT {
     assertThat(retainedFrom).isGreaterThan(2);
     try (Grpc grpc = Grpc.shared()) {
       assertThatThrownBy(
-              () -> grpc.metadata().getSnapshot(GetSnapshotRequest.newBuilder().setVersion(1).build()).hasNext())
+              () ->
+                  grpc.metadata()
+                      .getSnapshot(GetSnapshotRequest.newBuilder().setVersion(1).build())
+                      .hasNext())
           .isInstanceOfSatisfying(
               StatusRuntimeException.class,
               e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.OUT_OF_RANGE));
@@ -117,8 +124,10 @@ class WatchIT {
   @Test
   void aWatchFromTheFutureIsOutOfRange() throws Exception {
     try (Grpc grpc = Grpc.shared();
-        WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), TestDatabase.headVersion() + 1000)) {
-      assertThat(watch.awaitClose(Duration.ofSeconds(10)).getCode()).isEqualTo(Status.Code.OUT_OF_RANGE);
+        WatchCollector watch =
+            WatchCollector.open(grpc.metadataAsync(), TestDatabase.headVersion() + 1000)) {
+      assertThat(watch.awaitClose(Duration.ofSeconds(10)).getCode())
+          .isEqualTo(Status.Code.OUT_OF_RANGE);
     }
   }
 
@@ -136,7 +145,8 @@ class WatchIT {
         Grpc fast = Grpc.shared();
         WatchCollector healthy = WatchCollector.open(fast.metadataAsync(), start)) {
       ClientCall<WatchUpdatesRequest, MetadataUpdate> call =
-          slow.channel().newCall(MetadataServiceGrpc.getWatchUpdatesMethod(), io.grpc.CallOptions.DEFAULT);
+          slow.channel()
+              .newCall(MetadataServiceGrpc.getWatchUpdatesMethod(), io.grpc.CallOptions.DEFAULT);
       List<MetadataUpdate> received = new ArrayList<>();
       CompletableFuture<Status> closed = new CompletableFuture<>();
       call.start(
@@ -171,9 +181,10 @@ class WatchIT {
       List<MetadataUpdate> got;
       synchronized (received) {
         got =
-            new ArrayList<>(received).stream()
-                .filter(u -> u.getPayloadCase() != MetadataUpdate.PayloadCase.PAYLOAD_NOT_SET)
-                .toList();
+            new ArrayList<>(received)
+                .stream()
+                    .filter(u -> u.getPayloadCase() != MetadataUpdate.PayloadCase.PAYLOAD_NOT_SET)
+                    .toList();
       }
       assertThat(got.size()).isLessThan((int) (end - start));
       for (int i = 0; i < got.size(); i++) {

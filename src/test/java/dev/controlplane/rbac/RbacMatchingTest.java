@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class RbacMatchingTest {
 
   private static Permission perm(String text) {
-    return Permission.parse(text).orElseThrow(() -> new AssertionError("not a permission: " + text));
+    return Permission.parse(text)
+        .orElseThrow(() -> new AssertionError("not a permission: " + text));
   }
 
   @Test
@@ -28,16 +29,23 @@ class RbacMatchingTest {
     assertThat(enforcer.enforce("p1", "evil", "stream:evil/ns1/x", "stream.publish")).isFalse();
 
     Permission grant = perm("stream.publish:stream:acme/ns1/*");
-    assertThat(grant.covers(new Permission(Action.STREAM_PUBLISH, RbacObject.stream("evil", "ns1", "x")))).isFalse();
+    assertThat(
+            grant.covers(
+                new Permission(Action.STREAM_PUBLISH, RbacObject.stream("evil", "ns1", "x"))))
+        .isFalse();
     assertThat(RbacObject.parse("streamXacme/ns1/x")).isEmpty();
     assertThat(Permission.parse("stream.publish:streamXacme/ns1/x")).isEmpty();
   }
 
   @Test
   void keyMatch2WouldLeakAcrossTenantsWhichIsWhyItIsNotUsed() {
-    assertThat(BuiltInFunctions.keyMatch2("stream:evil/ns1/x", "stream:acme/ns1/*")).as("the leak keyMatch2 has").isTrue();
+    assertThat(BuiltInFunctions.keyMatch2("stream:evil/ns1/x", "stream:acme/ns1/*"))
+        .as("the leak keyMatch2 has")
+        .isTrue();
     assertThat(BuiltInFunctions.keyMatch("stream:evil/ns1/x", "stream:acme/ns1/*")).isFalse();
-    assertThat(TenantEnforcers.MODEL).contains("keyMatch(r.obj, p.obj)").doesNotContain("keyMatch2");
+    assertThat(TenantEnforcers.MODEL)
+        .contains("keyMatch(r.obj, p.obj)")
+        .doesNotContain("keyMatch2");
   }
 
   @Test
@@ -72,17 +80,34 @@ class RbacMatchingTest {
 
   @Test
   void hintsNarrowAnInheritedGrantAndNeverAddWhatIsNotHeld() {
-    List<Permission> granted = List.of(perm("tenant.manage:tenant:acme"), perm("rbac.view:tenant:acme"));
+    List<Permission> granted =
+        List.of(perm("tenant.manage:tenant:acme"), perm("rbac.view:tenant:acme"));
     var narrowed =
-        Grants.filter(granted, Set.of(Action.STREAM_PUBLISH), List.of(RbacObject.parse("stream:acme/ns/orders").orElseThrow()));
-    assertThat(narrowed).extracting(Permission::toString).containsExactly("stream.publish:stream:acme/ns/orders");
-    assertThat(Grants.filter(granted, Set.of(), List.of(RbacObject.parse("stream:other/ns/orders").orElseThrow()))).isEmpty();
-    assertThat(Grants.filter(granted, Set.of(Action.RBAC_VIEW), List.of())).extracting(Permission::toString).containsExactly("rbac.view:tenant:acme");
+        Grants.filter(
+            granted,
+            Set.of(Action.STREAM_PUBLISH),
+            List.of(RbacObject.parse("stream:acme/ns/orders").orElseThrow()));
+    assertThat(narrowed)
+        .extracting(Permission::toString)
+        .containsExactly("stream.publish:stream:acme/ns/orders");
+    assertThat(
+            Grants.filter(
+                granted,
+                Set.of(),
+                List.of(RbacObject.parse("stream:other/ns/orders").orElseThrow())))
+        .isEmpty();
+    assertThat(Grants.filter(granted, Set.of(Action.RBAC_VIEW), List.of()))
+        .extracting(Permission::toString)
+        .containsExactly("rbac.view:tenant:acme");
     assertThat(Grants.filter(granted, Set.of(Action.STREAM_SUBSCRIBE), List.of()))
         .as("an inherited action without a resource is listed as the grant itself")
         .extracting(Permission::toString)
         .containsExactly("tenant.manage:tenant:acme");
-    assertThat(Grants.filter(List.of(perm("stream.publish:stream:acme/ns/*")), Set.of(Action.CACHE_READ), List.of())).isEmpty();
+    assertThat(
+            Grants.filter(
+                List.of(perm("stream.publish:stream:acme/ns/*")),
+                Set.of(Action.CACHE_READ),
+                List.of()))
+        .isEmpty();
   }
-
 }

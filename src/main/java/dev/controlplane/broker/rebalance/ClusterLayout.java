@@ -25,14 +25,18 @@ final class ClusterLayout {
   private final Map<String, Integer> leaders = new HashMap<>();
   private final List<ShardSlot> slots = new ArrayList<>();
 
-  ClusterLayout(Collection<Broker> allBrokers, Collection<ShardPlacement> placements, Predicate<ShardPlacement> inScope) {
+  ClusterLayout(
+      Collection<Broker> allBrokers,
+      Collection<ShardPlacement> placements,
+      Predicate<ShardPlacement> inScope) {
     allBrokers.forEach(b -> brokers.put(b.name(), b));
     for (ShardPlacement p : placements) {
       boolean movable = inScope.test(p);
       for (ShardAssignment a : p.placements()) {
         ShardSlot slot = new ShardSlot(p.ref(), a.shardId(), a.leader(), a.replicas(), movable);
         slots.add(slot);
-        slot.replicas.forEach(r -> slotsByBroker.computeIfAbsent(r, k -> new ArrayList<>()).add(slot));
+        slot.replicas.forEach(
+            r -> slotsByBroker.computeIfAbsent(r, k -> new ArrayList<>()).add(slot));
         leaders.merge(slot.leader, 1, Integer::sum);
       }
     }
@@ -86,7 +90,10 @@ final class ClusterLayout {
     return max == null || replicasOn(broker) < max;
   }
 
-  /** Whether {@code to} may take {@code slot}'s replica from {@code from} (active, room, not already holding it). */
+  /**
+   * Whether {@code to} may take {@code slot}'s replica from {@code from} (active, room, not already
+   * holding it).
+   */
   boolean canReceive(ShardSlot slot, String to) {
     Broker b = brokers.get(to);
     return b != null && b.status() == Broker.Status.ACTIVE && !slot.hasReplicaOn(to) && hasRoom(to);
@@ -128,12 +135,14 @@ final class ClusterLayout {
 
   /** The placement of every slot of one stream after the planned moves. */
   Map<dev.controlplane.metadata.model.StreamRef, List<ShardAssignment>> placementsAfter() {
-    Map<dev.controlplane.metadata.model.StreamRef, List<ShardAssignment>> out = new LinkedHashMap<>();
+    Map<dev.controlplane.metadata.model.StreamRef, List<ShardAssignment>> out =
+        new LinkedHashMap<>();
     for (ShardSlot s : slots) {
       List<String> replicas = new ArrayList<>();
       replicas.add(s.leader);
       s.replicas.stream().filter(r -> !r.equals(s.leader)).forEach(replicas::add);
-      out.computeIfAbsent(s.stream, k -> new ArrayList<>()).add(new ShardAssignment(s.shardId, s.leader, replicas));
+      out.computeIfAbsent(s.stream, k -> new ArrayList<>())
+          .add(new ShardAssignment(s.shardId, s.leader, replicas));
     }
     return out;
   }

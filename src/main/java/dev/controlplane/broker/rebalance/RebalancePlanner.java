@@ -27,7 +27,8 @@ public final class RebalancePlanner {
   private RebalancePlanner() {}
 
   /** The moves, and the new placement of every stream that changed. */
-  public record Plan(List<PlannedMove> moves, Map<StreamRef, List<ShardAssignment>> changedPlacements) {
+  public record Plan(
+      List<PlannedMove> moves, Map<StreamRef, List<ShardAssignment>> changedPlacements) {
     public long replicaMoves() {
       return moves.stream().filter(m -> !m.leadership()).count();
     }
@@ -40,7 +41,8 @@ public final class RebalancePlanner {
       Predicate<ShardPlacement> inScope) {
     ClusterLayout layout = new ClusterLayout(brokers, placements, inScope);
     if (layout.targets().isEmpty()) {
-      throw new ControlPlaneException(ErrorCode.FAILED_PRECONDITION, "no active broker to place shards on");
+      throw new ControlPlaneException(
+          ErrorCode.FAILED_PRECONDITION, "no active broker to place shards on");
     }
     boolean keepZones = strategy == Strategy.LOCALITY_AWARE;
     evacuate(layout);
@@ -73,14 +75,19 @@ public final class RebalancePlanner {
     }
   }
 
-  /** The least loaded broker that can take the slot, preferring a zone the slot's other replicas do not use. */
-  private static java.util.Optional<String> bestReceiver(ClusterLayout layout, ShardSlot slot, String from) {
+  /**
+   * The least loaded broker that can take the slot, preferring a zone the slot's other replicas do
+   * not use.
+   */
+  private static java.util.Optional<String> bestReceiver(
+      ClusterLayout layout, ShardSlot slot, String from) {
     Set<String> usedZones = layout.zonesOfOthers(slot, from, false);
     return layout.targets().stream()
         .map(Broker::name)
         .filter(b -> layout.canReceive(slot, b))
         .min(
-            Comparator.<String>comparingInt(b -> usedZones.contains(layout.broker(b).availabilityZone()) ? 1 : 0)
+            Comparator.<String>comparingInt(
+                    b -> usedZones.contains(layout.broker(b).availabilityZone()) ? 1 : 0)
                 .thenComparingInt(layout::replicasOn)
                 .thenComparing(b -> b));
   }
@@ -115,10 +122,14 @@ public final class RebalancePlanner {
     return b == null ? "" : regions ? b.region() : b.availabilityZone();
   }
 
-  /** Keeps two replicas of one stream's shards on one broker only when there are not enough brokers. */
+  /**
+   * Keeps two replicas of one stream's shards on one broker only when there are not enough brokers.
+   */
   private static void spreadStreams(ClusterLayout layout) {
     Map<StreamRef, List<ShardSlot>> byStream = new HashMap<>();
-    layout.slots().stream().filter(s -> s.movable).forEach(s -> byStream.computeIfAbsent(s.stream, k -> new ArrayList<>()).add(s));
+    layout.slots().stream()
+        .filter(s -> s.movable)
+        .forEach(s -> byStream.computeIfAbsent(s.stream, k -> new ArrayList<>()).add(s));
     int brokers = layout.targets().size();
     for (List<ShardSlot> streamSlots : byStream.values()) {
       int replicas = streamSlots.stream().mapToInt(s -> s.replicas.size()).sum();
@@ -148,17 +159,26 @@ public final class RebalancePlanner {
   /**
    * Moves one replica at a time from the most loaded active broker to the least loaded one until
    * they differ by at most one: every move closes the gap by two, so no plan reaches that state
-   * with fewer moves. With {@code keepZones}, a move never puts two replicas of a shard in one zone.
+   * with fewer moves. With {@code keepZones}, a move never puts two replicas of a shard in one
+   * zone.
    */
   private static void evenReplicas(ClusterLayout layout, boolean keepZones) {
     Set<String> stuck = new HashSet<>();
     while (true) {
       List<String> targets = layout.targets().stream().map(Broker::name).toList();
       String over =
-          targets.stream().filter(b -> !stuck.contains(b)).max(Comparator.comparingInt(layout::replicasOn)).orElse(null);
+          targets.stream()
+              .filter(b -> !stuck.contains(b))
+              .max(Comparator.comparingInt(layout::replicasOn))
+              .orElse(null);
       String under =
-          targets.stream().filter(layout::hasRoom).min(Comparator.comparingInt(layout::replicasOn)).orElse(null);
-      if (over == null || under == null || layout.replicasOn(over) - layout.replicasOn(under) <= 1) {
+          targets.stream()
+              .filter(layout::hasRoom)
+              .min(Comparator.comparingInt(layout::replicasOn))
+              .orElse(null);
+      if (over == null
+          || under == null
+          || layout.replicasOn(over) - layout.replicasOn(under) <= 1) {
         return;
       }
       if (!moveOne(layout, over, targets, keepZones)) {
@@ -170,10 +190,11 @@ public final class RebalancePlanner {
   /**
    * Moves one replica off {@code over} to the least loaded broker that can take one; false if none
    * can. When {@code over} also leads more than the receiver, a shard it leads goes first, so that
-   * evening out replicas evens out leaderships too (a single-replica shard's leadership can move
-   * no other way).
+   * evening out replicas evens out leaderships too (a single-replica shard's leadership can move no
+   * other way).
    */
-  private static boolean moveOne(ClusterLayout layout, String over, List<String> targets, boolean keepZones) {
+  private static boolean moveOne(
+      ClusterLayout layout, String over, List<String> targets, boolean keepZones) {
     int overLoad = layout.replicasOn(over);
     List<String> receivers =
         targets.stream()
@@ -194,7 +215,8 @@ public final class RebalancePlanner {
     return false;
   }
 
-  private static boolean fits(ClusterLayout layout, ShardSlot slot, String from, String to, boolean keepZones) {
+  private static boolean fits(
+      ClusterLayout layout, ShardSlot slot, String from, String to, boolean keepZones) {
     if (!slot.movable || slot.hasReplicaOn(to)) {
       return false;
     }
@@ -203,13 +225,18 @@ public final class RebalancePlanner {
         || !layout.zonesOfOthers(slot, from, false).contains(place(layout, to, false));
   }
 
-  /** Hands leaderships from the broker leading most to the replica leading least, until within one. */
+  /**
+   * Hands leaderships from the broker leading most to the replica leading least, until within one.
+   */
   private static void evenLeaders(ClusterLayout layout, boolean allowSwaps, boolean keepZones) {
     Set<String> stuck = new HashSet<>();
     while (true) {
       List<String> targets = layout.targets().stream().map(Broker::name).toList();
       String over =
-          targets.stream().filter(b -> !stuck.contains(b)).max(Comparator.comparingInt(layout::leadersOn)).orElse(null);
+          targets.stream()
+              .filter(b -> !stuck.contains(b))
+              .max(Comparator.comparingInt(layout::leadersOn))
+              .orElse(null);
       int min = targets.stream().mapToInt(layout::leadersOn).min().orElse(0);
       if (over == null || layout.leadersOn(over) - min <= 1) {
         return;
@@ -230,7 +257,9 @@ public final class RebalancePlanner {
       }
       for (String r : slot.replicas) {
         Broker b = layout.broker(r);
-        if (!r.equals(over) && b != null && b.status() == Broker.Status.ACTIVE
+        if (!r.equals(over)
+            && b != null
+            && b.status() == Broker.Status.ACTIVE
             && layout.leadersOn(r) + 1 < overLeads
             && (bestTo == null || layout.leadersOn(r) < layout.leadersOn(bestTo))) {
           bestSlot = slot;

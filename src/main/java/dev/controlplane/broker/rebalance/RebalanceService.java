@@ -39,7 +39,8 @@ public class RebalanceService {
   public Result rebalance(Scope scope, Strategy strategy, boolean dryRun) {
     VersionedWrite write = dryRun ? null : changeLog.begin();
     var placements = store.allPlacements();
-    RebalancePlanner.Plan plan = RebalancePlanner.plan(strategy, store.allBrokers(), placements, scope.matcher());
+    RebalancePlanner.Plan plan =
+        RebalancePlanner.plan(strategy, store.allBrokers(), placements, scope.matcher());
     if (dryRun) {
       return new Result(plan, changeLog.bounds().head(), false);
     }
@@ -49,7 +50,9 @@ public class RebalanceService {
         .forEach(
             (ref, shards) -> {
               ShardPlacement before = current.get(ref);
-              write.put(new ShardPlacement(ref.tenant(), ref.namespace(), ref.stream(), shards, 0), before);
+              write.put(
+                  new ShardPlacement(ref.tenant(), ref.namespace(), ref.stream(), shards, 0),
+                  before);
             });
     return new Result(plan, write.version(), !plan.moves().isEmpty());
   }

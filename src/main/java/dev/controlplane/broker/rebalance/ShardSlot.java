@@ -27,8 +27,8 @@ final class ShardSlot {
 
   /**
    * The net effect of everything planned for this shard: a replica that went A to B to C is one
-   * move from A to C; a leadership that ends on a broker that already had a replica is a
-   * leadership move.
+   * move from A to C; a leadership that ends on a broker that already had a replica is a leadership
+   * move.
    */
   List<PlannedMove> netMoves() {
     List<String> removed = new ArrayList<>(originalReplicas);

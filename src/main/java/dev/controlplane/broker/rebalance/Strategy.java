@@ -2,7 +2,9 @@ package dev.controlplane.broker.rebalance;
 
 /** The RebalanceStrategy of the API, as the planner understands it. */
 public enum Strategy {
-  /** Even replica and leader counts per active broker, and each stream spread over distinct brokers. */
+  /**
+   * Even replica and leader counts per active broker, and each stream spread over distinct brokers.
+   */
   BALANCED,
   /** The fewest replica moves that bring every active broker within one of the average. */
   MINIMIZE_MOVEMENT,

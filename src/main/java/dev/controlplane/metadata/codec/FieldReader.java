@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
 
 /**
  * Reads typed fields out of a JSON tree and collects every problem with its dotted path, so that a
- * client learns about all invalid fields at once. Nothing is thrown until {@link #throwIfInvalid()}.
+ * client learns about all invalid fields at once. Nothing is thrown until {@link
+ * #throwIfInvalid()}.
  */
 final class FieldReader {
 
@@ -37,7 +38,8 @@ final class FieldReader {
   }
 
   /** The object at {@code path}, or an empty object when absent; an error when not an object. */
-  JsonNode object(JsonNode parent, String field, String path, boolean required, Set<String> allowed) {
+  JsonNode object(
+      JsonNode parent, String field, String path, boolean required, Set<String> allowed) {
     JsonNode node = parent == null ? null : parent.get(field);
     if (node == null || node.isNull()) {
       if (required) {
@@ -57,7 +59,9 @@ final class FieldReader {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String name = it.next();
       if (!allowed.contains(name)) {
-        error(join(path, name), "is not a known field (allowed: " + String.join(", ", sorted(allowed)) + ")");
+        error(
+            join(path, name),
+            "is not a known field (allowed: " + String.join(", ", sorted(allowed)) + ")");
       }
     }
   }
@@ -139,7 +143,9 @@ final class FieldReader {
     var value = WireEnum.fromWire(type, text);
     if (value.isEmpty()) {
       String allowed =
-          Arrays.stream(type.getEnumConstants()).map(WireEnum::wire).collect(Collectors.joining(", "));
+          Arrays.stream(type.getEnumConstants())
+              .map(WireEnum::wire)
+              .collect(Collectors.joining(", "));
       error(path, "must be one of " + allowed);
       return null;
     }

@@ -28,7 +28,8 @@ import java.util.Set;
 public final class ResourceCodec {
 
   public static final String API_VERSION = "controlplane/v1";
-  private static final Set<String> ENVELOPE = Set.of("apiVersion", "kind", "metadata", "spec", "status");
+  private static final Set<String> ENVELOPE =
+      Set.of("apiVersion", "kind", "metadata", "spec", "status");
 
   private final ObjectMapper json;
   private final ObjectMapper yaml;
@@ -96,7 +97,8 @@ public final class ResourceCodec {
         : java.util.OptionalLong.empty();
   }
 
-  private ObjectNode withPathIdentity(JsonNode metadata, Map<String, String> pathIdentity, FieldReader r) {
+  private ObjectNode withPathIdentity(
+      JsonNode metadata, Map<String, String> pathIdentity, FieldReader r) {
     ObjectNode merged = json.createObjectNode();
     if (metadata != null && !metadata.isNull()) {
       if (!metadata.isObject()) {
@@ -109,7 +111,8 @@ public final class ResourceCodec {
         (field, value) -> {
           JsonNode given = merged.get(field);
           if (given != null && !given.isNull() && !value.equals(given.asText())) {
-            r.error("metadata." + field, "must equal the " + field + " in the path (" + value + ")");
+            r.error(
+                "metadata." + field, "must equal the " + field + " in the path (" + value + ")");
           }
           merged.put(field, value);
         });

@@ -27,12 +27,16 @@ import java.util.regex.Pattern;
 /** Field-by-field mapping of each kind between its document and its record. */
 final class ResourceFields {
 
-  /** Bounds the spec leaves open (docs/api.md): generous, but a typo cannot ask for a million shards. */
+  /**
+   * Bounds the spec leaves open (docs/api.md): generous, but a typo cannot ask for a million
+   * shards.
+   */
   static final int MAX_SHARDS = 1024;
 
   static final int MAX_REPLICATION_FACTOR = 16;
   private static final int MAX_TEXT = 1024;
-  private static final Pattern HOST_PORT = Pattern.compile("^[A-Za-z0-9._:\\[\\]-]{1,253}:[0-9]{1,5}$");
+  private static final Pattern HOST_PORT =
+      Pattern.compile("^[A-Za-z0-9._:\\[\\]-]{1,253}:[0-9]{1,5}$");
 
   private ResourceFields() {}
 
@@ -63,14 +67,24 @@ final class ResourceFields {
   private static Tenant readTenant(JsonNode md, JsonNode doc, FieldReader r) {
     r.rejectUnknown(md, "metadata", Set.of("name", "version"));
     String name = r.name(md, "name", "metadata.name", true);
-    JsonNode spec = r.object(doc, "spec", "spec", false, Set.of("description", "quotas", "encryption"));
+    JsonNode spec =
+        r.object(doc, "spec", "spec", false, Set.of("description", "quotas", "encryption"));
     String description = text(spec, "description", "spec.description", r);
     JsonNode quotas =
-        r.object(spec, "quotas", "spec.quotas", false, Set.of("max_streams", "max_publish_rate", "max_storage"));
-    Long maxStreams = r.integer(quotas, "max_streams", "spec.quotas.max_streams", false, 0, Long.MAX_VALUE);
-    Long maxRate = r.integer(quotas, "max_publish_rate", "spec.quotas.max_publish_rate", false, 0, Long.MAX_VALUE);
+        r.object(
+            spec,
+            "quotas",
+            "spec.quotas",
+            false,
+            Set.of("max_streams", "max_publish_rate", "max_storage"));
+    Long maxStreams =
+        r.integer(quotas, "max_streams", "spec.quotas.max_streams", false, 0, Long.MAX_VALUE);
+    Long maxRate =
+        r.integer(
+            quotas, "max_publish_rate", "spec.quotas.max_publish_rate", false, 0, Long.MAX_VALUE);
     SizeValue maxStorage = r.size(quotas, "max_storage", "spec.quotas.max_storage");
-    JsonNode enc = r.object(spec, "encryption", "spec.encryption", false, Set.of("key_id", "rotation_period"));
+    JsonNode enc =
+        r.object(spec, "encryption", "spec.encryption", false, Set.of("key_id", "rotation_period"));
     String keyId = text(enc, "key_id", "spec.encryption.key_id", r);
     DurationValue rotation = r.duration(enc, "rotation_period", "spec.encryption.rotation_period");
     return new Tenant(
@@ -105,10 +119,15 @@ final class ResourceFields {
     String name = r.name(md, "name", "metadata.name", true);
     JsonNode spec = r.object(doc, "spec", "spec", false, Set.of("description", "quotas"));
     String description = text(spec, "description", "spec.description", r);
-    JsonNode quotas = r.object(spec, "quotas", "spec.quotas", false, Set.of("max_streams", "max_publish_rate"));
-    Long maxStreams = r.integer(quotas, "max_streams", "spec.quotas.max_streams", false, 0, Long.MAX_VALUE);
-    Long maxRate = r.integer(quotas, "max_publish_rate", "spec.quotas.max_publish_rate", false, 0, Long.MAX_VALUE);
-    return new Namespace(tenant, name, description, new Namespace.NamespaceQuotas(maxStreams, maxRate), 0);
+    JsonNode quotas =
+        r.object(spec, "quotas", "spec.quotas", false, Set.of("max_streams", "max_publish_rate"));
+    Long maxStreams =
+        r.integer(quotas, "max_streams", "spec.quotas.max_streams", false, 0, Long.MAX_VALUE);
+    Long maxRate =
+        r.integer(
+            quotas, "max_publish_rate", "spec.quotas.max_publish_rate", false, 0, Long.MAX_VALUE);
+    return new Namespace(
+        tenant, name, description, new Namespace.NamespaceQuotas(maxStreams, maxRate), 0);
   }
 
   private static void writeNamespace(Namespace n, ObjectNode md, ObjectNode spec) {
@@ -126,25 +145,45 @@ final class ResourceFields {
     String namespace = r.name(md, "namespace", "metadata.namespace", true);
     String name = r.name(md, "name", "metadata.name", true);
     JsonNode spec =
-        r.object(doc, "spec", "spec", true,
+        r.object(
+            doc,
+            "spec",
+            "spec",
+            true,
             Set.of("shards", "retention", "durability", "replication_factor", "ack_policy"));
     Long shards = r.integer(spec, "shards", "spec.shards", true, 1, MAX_SHARDS);
     JsonNode ret = r.object(spec, "retention", "spec.retention", false, Set.of("time", "size"));
     DurationValue time = r.duration(ret, "time", "spec.retention.time");
     SizeValue size = r.size(ret, "size", "spec.retention.size");
-    Durability durability = r.enumValue(spec, "durability", "spec.durability", Durability.class, Durability.DURABLE);
-    Long rf = r.integer(spec, "replication_factor", "spec.replication_factor", false, 1, MAX_REPLICATION_FACTOR);
-    AckPolicy ack = r.enumValue(spec, "ack_policy", "spec.ack_policy", AckPolicy.class, AckPolicy.QUORUM);
+    Durability durability =
+        r.enumValue(spec, "durability", "spec.durability", Durability.class, Durability.DURABLE);
+    Long rf =
+        r.integer(
+            spec,
+            "replication_factor",
+            "spec.replication_factor",
+            false,
+            1,
+            MAX_REPLICATION_FACTOR);
+    AckPolicy ack =
+        r.enumValue(spec, "ack_policy", "spec.ack_policy", AckPolicy.class, AckPolicy.QUORUM);
     Stream.State state = Stream.State.ACTIVE;
     JsonNode status = doc.get("status");
     if (status != null && status.has("state")) {
-      state = Stream.WireEnum.fromWire(Stream.State.class, status.get("state").asText()).orElse(Stream.State.ACTIVE);
+      state =
+          Stream.WireEnum.fromWire(Stream.State.class, status.get("state").asText())
+              .orElse(Stream.State.ACTIVE);
     }
     if (r.hasErrors()) {
       return null;
     }
     StreamSpec streamSpec =
-        new StreamSpec(shards.intValue(), new Retention(time, size), durability, rf == null ? 1 : rf.intValue(), ack);
+        new StreamSpec(
+            shards.intValue(),
+            new Retention(time, size),
+            durability,
+            rf == null ? 1 : rf.intValue(),
+            ack);
     return new Stream(tenant, namespace, name, streamSpec, state, 0);
   }
 
@@ -186,7 +225,13 @@ final class ResourceFields {
   }
 
   private static ShardAssignment readAssignment(JsonNode node, String path, FieldReader r) {
-    JsonNode a = r.object(node == null ? null : wrap(node), "x", path, true, Set.of("shard_id", "leader", "replicas"));
+    JsonNode a =
+        r.object(
+            node == null ? null : wrap(node),
+            "x",
+            path,
+            true,
+            Set.of("shard_id", "leader", "replicas"));
     Long shardId = r.integer(a, "shard_id", path + ".shard_id", true, 0, MAX_SHARDS - 1);
     String leader = r.name(a, "leader", path + ".leader", true);
     List<String> replicas = new ArrayList<>();
@@ -227,17 +272,27 @@ final class ResourceFields {
     r.rejectUnknown(md, "metadata", Set.of("name", "version"));
     String name = r.name(md, "name", "metadata.name", true);
     JsonNode spec =
-        r.object(doc, "spec", "spec", true, Set.of("address", "region", "availability_zone", "capacity", "status"));
+        r.object(
+            doc,
+            "spec",
+            "spec",
+            true,
+            Set.of("address", "region", "availability_zone", "capacity", "status"));
     String address = r.string(spec, "address", "spec.address", true);
     if (address != null && !isHostPort(address)) {
       r.error("spec.address", "must be host:port with a port from 1 to 65535");
     }
     String region = text(spec, "region", "spec.region", r);
     String zone = text(spec, "availability_zone", "spec.availability_zone", r);
-    JsonNode cap = r.object(spec, "capacity", "spec.capacity", false, Set.of("max_shards", "max_connections"));
-    Long maxShards = r.integer(cap, "max_shards", "spec.capacity.max_shards", false, 0, Integer.MAX_VALUE);
-    Long maxConn = r.integer(cap, "max_connections", "spec.capacity.max_connections", false, 0, Integer.MAX_VALUE);
-    Broker.Status status = r.enumValue(spec, "status", "spec.status", Broker.Status.class, Broker.Status.ACTIVE);
+    JsonNode cap =
+        r.object(spec, "capacity", "spec.capacity", false, Set.of("max_shards", "max_connections"));
+    Long maxShards =
+        r.integer(cap, "max_shards", "spec.capacity.max_shards", false, 0, Integer.MAX_VALUE);
+    Long maxConn =
+        r.integer(
+            cap, "max_connections", "spec.capacity.max_connections", false, 0, Integer.MAX_VALUE);
+    Broker.Status status =
+        r.enumValue(spec, "status", "spec.status", Broker.Status.class, Broker.Status.ACTIVE);
     return new Broker(
         name,
         address,

@@ -24,16 +24,19 @@ import java.util.List;
  * The metadata change log.
  *
  * <h2>Versions</h2>
+ *
  * {@link #begin()} locks the one {@code cluster_state} row, so write transactions run one after
  * another: each takes the next versions and commits before the next one can take any. Versions are
  * therefore gapless and become visible in order; no sequence is involved (a sequence would leave
  * gaps on rollback).
  *
  * <h2>Fencing</h2>
+ *
  * Under the same lock, {@link #begin()} checks that this node's term is the recorded one. A node
  * that lost leadership, even one that was paused and does not know it yet, fails here.
  *
  * <h2>Delivery</h2>
+ *
  * The transaction issues {@code pg_notify(CHANNEL)}, which PostgreSQL delivers to every node on
  * commit, and registers a local after-commit signal. Listeners only learn that something changed;
  * they read the updates by version from the table.
@@ -58,12 +61,15 @@ public class ChangeLog {
   @Transactional(Transactional.TxType.MANDATORY)
   public VersionedWrite begin() {
     long term = guard.currentTerm();
-    ClusterStateEntity state = em.find(ClusterStateEntity.class, (short) 1, LockModeType.PESSIMISTIC_WRITE);
+    ClusterStateEntity state =
+        em.find(ClusterStateEntity.class, (short) 1, LockModeType.PESSIMISTIC_WRITE);
     if (state.leaderTerm != term) {
       throw guard.stale(
           term,
           state.leaderTerm,
-          state.leaderNode == null ? null : new LeaderHint(state.leaderNode, state.leaderHttp, state.leaderGrpc));
+          state.leaderNode == null
+              ? null
+              : new LeaderHint(state.leaderNode, state.leaderHttp, state.leaderGrpc));
     }
     em.createNativeQuery("SELECT pg_notify('" + CHANNEL + "', '')").getSingleResult();
     transactions.registerInterposedSynchronization(new SignalOnCommit(commitSignal));
@@ -95,7 +101,8 @@ public class ChangeLog {
   public LogBounds bounds() {
     Object[] row =
         (Object[])
-            em.createNativeQuery("SELECT metadata_version, retained_from FROM cluster_state WHERE id = 1")
+            em.createNativeQuery(
+                    "SELECT metadata_version, retained_from FROM cluster_state WHERE id = 1")
                 .getSingleResult();
     return new LogBounds(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
   }
@@ -104,7 +111,8 @@ public class ChangeLog {
   @Transactional
   public List<MetadataUpdate> readAfter(long after, int limit) {
     return em.createQuery(
-            "from MetadataUpdateEntity where version > :after order by version", MetadataUpdateEntity.class)
+            "from MetadataUpdateEntity where version > :after order by version",
+            MetadataUpdateEntity.class)
         .setParameter("after", after)
         .setMaxResults(limit)
         .getResultStream()
@@ -113,11 +121,13 @@ public class ChangeLog {
   }
 
   /**
-   * Hands the updates in {@code (after, upTo]} to {@code consumer}, newest first: what to undo to go
-   * back to {@code after}. Streamed in batches, so going back 100,000 versions does not hold them all.
+   * Hands the updates in {@code (after, upTo]} to {@code consumer}, newest first: what to undo to
+   * go back to {@code after}. Streamed in batches, so going back 100,000 versions does not hold
+   * them all.
    */
   @Transactional(Transactional.TxType.MANDATORY)
-  public void forEachNewestFirst(long after, long upTo, java.util.function.Consumer<MetadataUpdate> consumer) {
+  public void forEachNewestFirst(
+      long after, long upTo, java.util.function.Consumer<MetadataUpdate> consumer) {
     try (var rows =
         em.createQuery(
                 "from MetadataUpdateEntity where version > :after and version <= :upTo order by version desc",
@@ -141,7 +151,8 @@ public class ChangeLog {
    */
   @Transactional
   public long trim(long minVersions, long minAgeMillis) {
-    ClusterStateEntity state = em.find(ClusterStateEntity.class, (short) 1, LockModeType.PESSIMISTIC_WRITE);
+    ClusterStateEntity state =
+        em.find(ClusterStateEntity.class, (short) 1, LockModeType.PESSIMISTIC_WRITE);
     long byCount = state.metadataVersion - minVersions + 1;
     Number oldestYoung =
         (Number)

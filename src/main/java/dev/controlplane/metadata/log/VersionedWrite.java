@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * A write in progress: the caller holds the version counter's row lock and the current term. Each
- * {@link #apply} assigns the next version, changes the current state and appends the update, all
- * in the caller's transaction; nothing is visible to anyone until it commits.
+ * {@link #apply} assigns the next version, changes the current state and appends the update, all in
+ * the caller's transaction; nothing is visible to anyone until it commits.
  */
 public final class VersionedWrite {
 

@@ -5,7 +5,9 @@ import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses "an integer followed by a unit" into the integer times the unit's factor, overflow-safe. */
+/**
+ * Parses "an integer followed by a unit" into the integer times the unit's factor, overflow-safe.
+ */
 final class Quantity {
 
   private Quantity() {}
@@ -19,7 +21,8 @@ final class Quantity {
       return OptionalLong.empty();
     }
     try {
-      return OptionalLong.of(Math.multiplyExact(Long.parseLong(m.group(1)), factors.get(m.group(2))));
+      return OptionalLong.of(
+          Math.multiplyExact(Long.parseLong(m.group(1)), factors.get(m.group(2))));
     } catch (ArithmeticException overflow) {
       return OptionalLong.empty();
     }

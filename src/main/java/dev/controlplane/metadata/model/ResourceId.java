@@ -1,6 +1,8 @@
 package dev.controlplane.metadata.model;
 
-/** Identity of a resource across kinds. Ordered by kind, then key, so snapshots are deterministic. */
+/**
+ * Identity of a resource across kinds. Ordered by kind, then key, so snapshots are deterministic.
+ */
 public record ResourceId(ResourceKind kind, String key) implements Comparable<ResourceId> {
 
   @Override

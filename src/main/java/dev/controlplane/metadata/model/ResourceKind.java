@@ -3,7 +3,9 @@ package dev.controlplane.metadata.model;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The five versioned kinds. {@link #kindName()} is the {@code kind} of the declarative envelope. */
+/**
+ * The five versioned kinds. {@link #kindName()} is the {@code kind} of the declarative envelope.
+ */
 public enum ResourceKind {
   TENANT("Tenant"),
   NAMESPACE("Namespace"),

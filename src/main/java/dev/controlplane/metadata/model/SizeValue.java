@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /** A size as written by a user ({@code 10GB}, {@code 512MiB}) together with its value in bytes. */
 public record SizeValue(String text, long bytes) {
 
-  private static final Pattern FORMAT = Pattern.compile("^([0-9]{1,15})(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$");
+  private static final Pattern FORMAT =
+      Pattern.compile("^([0-9]{1,15})(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$");
 
   private static final Map<String, Long> BYTES =
       Map.of(
@@ -24,7 +25,9 @@ public record SizeValue(String text, long bytes) {
 
   public static Optional<SizeValue> parse(String text) {
     OptionalLong bytes = Quantity.parse(text, FORMAT, BYTES);
-    return bytes.isPresent() ? Optional.of(new SizeValue(text, bytes.getAsLong())) : Optional.empty();
+    return bytes.isPresent()
+        ? Optional.of(new SizeValue(text, bytes.getAsLong()))
+        : Optional.empty();
   }
 
   public static final String GRAMMAR =

@@ -38,7 +38,8 @@ public final class MetadataImage {
   /** Applies the update that follows this image's version. */
   public void replay(MetadataUpdate update) {
     if (update.version() != version + 1) {
-      throw new IllegalStateException("update " + update.version() + " does not follow version " + version);
+      throw new IllegalStateException(
+          "update " + update.version() + " does not follow version " + version);
     }
     if (update.type() == UpdateType.DELETE) {
       resources.remove(update.resource().id());
@@ -51,7 +52,8 @@ public final class MetadataImage {
   /** Reverts the update that produced this image's version. */
   public void undo(MetadataUpdate update) {
     if (update.version() != version) {
-      throw new IllegalStateException("update " + update.version() + " is not the last of version " + version);
+      throw new IllegalStateException(
+          "update " + update.version() + " is not the last of version " + version);
     }
     if (update.type() == UpdateType.CREATE) {
       resources.remove(update.resource().id());
@@ -63,7 +65,10 @@ public final class MetadataImage {
 
   /** The resources of one kind, ordered by key. */
   public List<Resource> ofKind(ResourceKind kind) {
-    return resources.subMap(new ResourceId(kind, ""), true, new ResourceId(kind, "\uffff"), true).values().stream()
+    return resources
+        .subMap(new ResourceId(kind, ""), true, new ResourceId(kind, "\uffff"), true)
+        .values()
+        .stream()
         .toList();
   }
 

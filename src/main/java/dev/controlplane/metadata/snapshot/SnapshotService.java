@@ -13,8 +13,8 @@ import jakarta.transaction.Transactional;
 
 /**
  * Builds snapshots. The current state and the change log are read in one repeatable-read
- * transaction, so the image and its version agree exactly even while writers commit; a past
- * version is reached by undoing the newer updates.
+ * transaction, so the image and its version agree exactly even while writers commit; a past version
+ * is reached by undoing the newer updates.
  */
 @ApplicationScoped
 public class SnapshotService {
@@ -28,7 +28,8 @@ public class SnapshotService {
   /** The metadata at {@code version}; 0 means the latest. */
   @Transactional
   public MetadataImage snapshotAt(long version) {
-    em.createNativeQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").executeUpdate();
+    em.createNativeQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        .executeUpdate();
     LogBounds bounds = changeLog.bounds();
     long target = version == 0 ? bounds.head() : version;
     if (!bounds.covers(target)) {
@@ -45,8 +46,11 @@ public class SnapshotService {
     String message =
         version > bounds.head()
             ? "version " + version + " is ahead of the latest version " + bounds.head()
-            : "version " + version + " is older than the retained history (oldest servable version "
-                + bounds.oldestServable() + "); take a new snapshot";
+            : "version "
+                + version
+                + " is older than the retained history (oldest servable version "
+                + bounds.oldestServable()
+                + "); take a new snapshot";
     return new ControlPlaneException(ErrorCode.OUT_OF_RANGE, message);
   }
 }

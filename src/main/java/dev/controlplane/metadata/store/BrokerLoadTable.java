@@ -30,7 +30,8 @@ public class BrokerLoadTable {
         (broker, d) -> {
           if (d[0] != 0 || d[1] != 0) {
             em.createNativeQuery(
-                    // CHECK constraints apply to the proposed row before ON CONFLICT, hence greatest().
+                    // CHECK constraints apply to the proposed row before ON CONFLICT, hence
+                    // greatest().
                     "INSERT INTO broker_load (broker, replicas, leaders) VALUES (?1, greatest(?2, 0), greatest(?3, 0))"
                         + " ON CONFLICT (broker) DO UPDATE SET replicas = broker_load.replicas + ?2,"
                         + " leaders = broker_load.leaders + ?3")
@@ -54,9 +55,11 @@ public class BrokerLoadTable {
   public Map<String, Load> all() {
     Map<String, Load> out = new TreeMap<>();
     @SuppressWarnings("unchecked")
-    List<Object[]> rows = em.createNativeQuery("SELECT broker, replicas, leaders FROM broker_load").getResultList();
+    List<Object[]> rows =
+        em.createNativeQuery("SELECT broker, replicas, leaders FROM broker_load").getResultList();
     for (Object[] row : rows) {
-      out.put((String) row[0], new Load(((Number) row[1]).intValue(), ((Number) row[2]).intValue()));
+      out.put(
+          (String) row[0], new Load(((Number) row[1]).intValue(), ((Number) row[2]).intValue()));
     }
     return out;
   }

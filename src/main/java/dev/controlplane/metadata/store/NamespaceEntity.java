@@ -38,7 +38,9 @@ class NamespaceEntity {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Key k && java.util.Objects.equals(tenant, k.tenant) && java.util.Objects.equals(name, k.name);
+      return o instanceof Key k
+          && java.util.Objects.equals(tenant, k.tenant)
+          && java.util.Objects.equals(name, k.name);
     }
 
     @Override
@@ -58,6 +60,10 @@ class NamespaceEntity {
 
   Namespace toResource() {
     return new Namespace(
-        tenant, name, description, new Namespace.NamespaceQuotas(maxStreams, maxPublishRate), version);
+        tenant,
+        name,
+        description,
+        new Namespace.NamespaceQuotas(maxStreams, maxPublishRate),
+        version);
   }
 }

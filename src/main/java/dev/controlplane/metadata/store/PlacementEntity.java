@@ -45,7 +45,10 @@ class PlacementEntity {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Key k && java.util.Objects.equals(tenant, k.tenant) && java.util.Objects.equals(namespace, k.namespace) && java.util.Objects.equals(stream, k.stream);
+      return o instanceof Key k
+          && java.util.Objects.equals(tenant, k.tenant)
+          && java.util.Objects.equals(namespace, k.namespace)
+          && java.util.Objects.equals(stream, k.stream);
     }
 
     @Override

@@ -16,8 +16,8 @@ import java.util.Optional;
 /**
  * The current state of every resource, one table per kind. Writes come only from the change log
  * ({@link dev.controlplane.metadata.log.VersionedWrite}), so a row always equals the payload of the
- * latest update of its resource. Every method joins the caller's transaction or runs in its own,
- * so reads from HTTP handlers never use a connection outside a transaction.
+ * latest update of its resource. Every method joins the caller's transaction or runs in its own, so
+ * reads from HTTP handlers never use a connection outside a transaction.
  */
 @ApplicationScoped
 @jakarta.transaction.Transactional
@@ -33,17 +33,20 @@ public class ResourceStore {
   }
 
   public Optional<Namespace> namespace(String tenant, String name) {
-    return Optional.ofNullable(em.find(NamespaceEntity.class, new NamespaceEntity.Key(tenant, name)))
+    return Optional.ofNullable(
+            em.find(NamespaceEntity.class, new NamespaceEntity.Key(tenant, name)))
         .map(NamespaceEntity::toResource);
   }
 
   /** The stream in any state, deleting included. */
   public Optional<Stream> stream(StreamRef ref) {
-    return Optional.ofNullable(em.find(StreamEntity.class, streamKey(ref))).map(StreamEntity::toResource);
+    return Optional.ofNullable(em.find(StreamEntity.class, streamKey(ref)))
+        .map(StreamEntity::toResource);
   }
 
   public Optional<ShardPlacement> placement(StreamRef ref) {
-    return Optional.ofNullable(em.find(PlacementEntity.class, placementKey(ref))).map(ResourceStore::toPlacement);
+    return Optional.ofNullable(em.find(PlacementEntity.class, placementKey(ref)))
+        .map(ResourceStore::toPlacement);
   }
 
   public Optional<Broker> broker(String name) {
@@ -55,12 +58,17 @@ public class ResourceStore {
     if (resource instanceof Tenant t) {
       upsert(TenantEntity.class, t.name(), TenantEntity::new, e -> e.apply(t));
     } else if (resource instanceof Namespace n) {
-      upsert(NamespaceEntity.class, new NamespaceEntity.Key(n.tenant(), n.name()), NamespaceEntity::new, e -> e.apply(n));
+      upsert(
+          NamespaceEntity.class,
+          new NamespaceEntity.Key(n.tenant(), n.name()),
+          NamespaceEntity::new,
+          e -> e.apply(n));
     } else if (resource instanceof Stream s) {
       upsert(StreamEntity.class, streamKey(s.ref()), StreamEntity::new, e -> e.apply(s));
     } else if (resource instanceof ShardPlacement p) {
       PlacementEntity existing = em.find(PlacementEntity.class, placementKey(p.ref()));
-      brokerLoad.change(existing == null ? List.of() : PlacementJson.read(existing.placements), p.placements());
+      brokerLoad.change(
+          existing == null ? List.of() : PlacementJson.read(existing.placements), p.placements());
       upsert(PlacementEntity.class, placementKey(p.ref()), PlacementEntity::new, e -> e.apply(p));
     } else {
       Broker b = (Broker) resource;
@@ -111,7 +119,8 @@ public class ResourceStore {
 
   public List<Namespace> namespaces(String tenant, String after, int limit) {
     return em.createQuery(
-            "from NamespaceEntity where tenant = :t and name > :after order by name", NamespaceEntity.class)
+            "from NamespaceEntity where tenant = :t and name > :after order by name",
+            NamespaceEntity.class)
         .setParameter("t", tenant)
         .setParameter("after", after)
         .setMaxResults(limit)
@@ -133,8 +142,11 @@ public class ResourceStore {
         .toList();
   }
 
-  /** Active streams of a namespace whose name contains {@code filter}, after {@code after} by name. */
-  public List<Stream> streamsContaining(String tenant, String namespace, String filter, String after, int limit) {
+  /**
+   * Active streams of a namespace whose name contains {@code filter}, after {@code after} by name.
+   */
+  public List<Stream> streamsContaining(
+      String tenant, String namespace, String filter, String after, int limit) {
     return em.createQuery(
             "from StreamEntity where tenant = :t and namespace = :n and state = 'active' and name > :after"
                 + " and locate(:filter, name) > 0 order by name",
@@ -192,7 +204,8 @@ public class ResourceStore {
   }
 
   /** Marks when a deleted stream may be purged (not versioned: brokers already saw the DELETE). */
-  public void schedulePurge(StreamRef ref, java.time.Instant deletedAt, java.time.Instant purgeAfter) {
+  public void schedulePurge(
+      StreamRef ref, java.time.Instant deletedAt, java.time.Instant purgeAfter) {
     // A restore clears both (nulls), so the stream is not purged after all.
     StreamEntity e = em.find(StreamEntity.class, streamKey(ref));
     e.deletedAt = deletedAt;
@@ -210,7 +223,10 @@ public class ResourceStore {
   /** Every resource of the current state, for a snapshot. Deleting streams are not part of it. */
   public List<Resource> all() {
     var out = new java.util.ArrayList<Resource>();
-    em.createQuery("from TenantEntity", TenantEntity.class).getResultStream().map(TenantEntity::toResource).forEach(out::add);
+    em.createQuery("from TenantEntity", TenantEntity.class)
+        .getResultStream()
+        .map(TenantEntity::toResource)
+        .forEach(out::add);
     em.createQuery("from NamespaceEntity", NamespaceEntity.class)
         .getResultStream()
         .map(NamespaceEntity::toResource)
@@ -223,7 +239,10 @@ public class ResourceStore {
         .getResultStream()
         .map(ResourceStore::toPlacement)
         .forEach(out::add);
-    em.createQuery("from BrokerEntity", BrokerEntity.class).getResultStream().map(BrokerEntity::toResource).forEach(out::add);
+    em.createQuery("from BrokerEntity", BrokerEntity.class)
+        .getResultStream()
+        .map(BrokerEntity::toResource)
+        .forEach(out::add);
     return out;
   }
 
@@ -238,7 +257,9 @@ public class ResourceStore {
     String where = namespace == null ? "" : " and s.namespace = :n";
     var query =
         em.createQuery(
-                "select count(s) from StreamEntity s where s.tenant = :t and s.state = 'active'" + where, Long.class)
+                "select count(s) from StreamEntity s where s.tenant = :t and s.state = 'active'"
+                    + where,
+                Long.class)
             .setParameter("t", tenant);
     if (namespace != null) {
       query.setParameter("n", namespace);
@@ -267,20 +288,26 @@ public class ResourceStore {
             .setParameter(1, broker)
             .getResultList();
     return keys.stream()
-        .map(k -> placement(new StreamRef((String) k[0], (String) k[1], (String) k[2])).orElseThrow())
+        .map(
+            k ->
+                placement(new StreamRef((String) k[0], (String) k[1], (String) k[2])).orElseThrow())
         .toList();
   }
 
   public long countStreams(String tenant, String namespace) {
     return em.createQuery(
-            "select count(s) from StreamEntity s where s.tenant = :t and s.namespace = :n", Long.class)
+            "select count(s) from StreamEntity s where s.tenant = :t and s.namespace = :n",
+            Long.class)
         .setParameter("t", tenant)
         .setParameter("n", namespace)
         .getSingleResult();
   }
 
   private <E, K> void upsert(
-      Class<E> type, K key, java.util.function.Supplier<E> create, java.util.function.Consumer<E> apply) {
+      Class<E> type,
+      K key,
+      java.util.function.Supplier<E> create,
+      java.util.function.Consumer<E> apply) {
     E existing = em.find(type, key);
     if (existing != null) {
       apply.accept(existing);
@@ -300,6 +327,7 @@ public class ResourceStore {
   }
 
   private static ShardPlacement toPlacement(PlacementEntity e) {
-    return new ShardPlacement(e.tenant, e.namespace, e.stream, PlacementJson.read(e.placements), e.version);
+    return new ShardPlacement(
+        e.tenant, e.namespace, e.stream, PlacementJson.read(e.placements), e.version);
   }
 }

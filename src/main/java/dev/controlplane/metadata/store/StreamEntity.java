@@ -67,7 +67,10 @@ class StreamEntity {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Key k && java.util.Objects.equals(tenant, k.tenant) && java.util.Objects.equals(namespace, k.namespace) && java.util.Objects.equals(name, k.name);
+      return o instanceof Key k
+          && java.util.Objects.equals(tenant, k.tenant)
+          && java.util.Objects.equals(namespace, k.namespace)
+          && java.util.Objects.equals(name, k.name);
     }
 
     @Override
@@ -106,6 +109,11 @@ class StreamEntity {
             replicationFactor,
             WireEnum.fromWire(Stream.AckPolicy.class, ackPolicy).orElseThrow());
     return new Stream(
-        tenant, namespace, name, spec, WireEnum.fromWire(Stream.State.class, state).orElseThrow(), version);
+        tenant,
+        namespace,
+        name,
+        spec,
+        WireEnum.fromWire(Stream.State.class, state).orElseThrow(),
+        version);
   }
 }

@@ -45,8 +45,10 @@ class TenantEntity {
     maxStorage = t.quotas().maxStorage() == null ? null : t.quotas().maxStorage().text();
     maxStorageBytes = t.quotas().maxStorage() == null ? null : t.quotas().maxStorage().bytes();
     encryptionKeyId = t.encryption().keyId();
-    encryptionRotation = t.encryption().rotationPeriod() == null ? null : t.encryption().rotationPeriod().text();
-    encryptionRotationMs = t.encryption().rotationPeriod() == null ? null : t.encryption().rotationPeriod().millis();
+    encryptionRotation =
+        t.encryption().rotationPeriod() == null ? null : t.encryption().rotationPeriod().text();
+    encryptionRotationMs =
+        t.encryption().rotationPeriod() == null ? null : t.encryption().rotationPeriod().millis();
     version = t.version();
   }
 
@@ -55,10 +57,14 @@ class TenantEntity {
         name,
         description,
         new Tenant.TenantQuotas(
-            maxStreams, maxPublishRate, maxStorage == null ? null : new SizeValue(maxStorage, maxStorageBytes)),
+            maxStreams,
+            maxPublishRate,
+            maxStorage == null ? null : new SizeValue(maxStorage, maxStorageBytes)),
         new Tenant.Encryption(
             encryptionKeyId,
-            encryptionRotation == null ? null : new DurationValue(encryptionRotation, encryptionRotationMs)),
+            encryptionRotation == null
+                ? null
+                : new DurationValue(encryptionRotation, encryptionRotationMs)),
         version);
   }
 }

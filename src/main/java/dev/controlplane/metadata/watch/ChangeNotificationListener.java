@@ -65,7 +65,12 @@ public final class ChangeNotificationListener {
         }
       } catch (SQLException | RuntimeException e) {
         if (running) {
-          LOG.log(Level.WARNING, "change notifications interrupted; reconnecting in " + backoff + " ms: " + e.getMessage());
+          LOG.log(
+              Level.WARNING,
+              "change notifications interrupted; reconnecting in "
+                  + backoff
+                  + " ms: "
+                  + e.getMessage());
           sleep(backoff);
           backoff = Math.min(5000, backoff * 2);
         }

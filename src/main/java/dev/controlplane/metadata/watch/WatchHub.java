@@ -27,21 +27,23 @@ import java.util.logging.Logger;
  * Fans the change log out to this node's watchers.
  *
  * <h2>Lifecycle</h2>
+ *
  * {@link #start()} after the schema is valid; {@link #stop()} closes every watch with UNAVAILABLE
  * so brokers reconnect (to this node after a restart, or to another).
  *
  * <h2>How updates arrive</h2>
+ *
  * One tailer thread reads updates with versions above {@link #head()} from the table whenever a
  * commit is signalled (locally, or by NOTIFY from another node) and at least once a second, and
- * keeps the most recent ones in a window. It accepts only the next version, so the window never
- * has a gap. Watchers then pull from the window, or from the table while they are further behind.
+ * keeps the most recent ones in a window. It accepts only the next version, so the window never has
+ * a gap. Watchers then pull from the window, or from the table while they are further behind.
  *
  * <h2>Slow watchers</h2>
- * Nothing is queued per watcher: a watcher whose transport is not ready simply stops advancing,
- * so writers and other watchers never wait for it. One that refuses updates for longer than
- * {@code watch.stall.timeout} while updates wait for it is closed with RESOURCE_EXHAUSTED and
- * resumes from its last version. A watcher catching up from far behind is not slow as long as it
- * keeps reading.
+ *
+ * Nothing is queued per watcher: a watcher whose transport is not ready simply stops advancing, so
+ * writers and other watchers never wait for it. One that refuses updates for longer than {@code
+ * watch.stall.timeout} while updates wait for it is closed with RESOURCE_EXHAUSTED and resumes from
+ * its last version. A watcher catching up from far behind is not slow as long as it keeps reading.
  */
 @ApplicationScoped
 public class WatchHub implements CommitSignal {
@@ -69,7 +71,8 @@ public class WatchHub implements CommitSignal {
     drainers = Executors.newFixedThreadPool(2, threadFactory);
     ticker = Executors.newSingleThreadScheduledExecutor(threadFactory);
     long tick = Math.max(100, config.watchProgressInterval().toMillis() / 4);
-    ticker.scheduleWithFixedDelay(safely(this::requestProgressFromIdle), tick, tick, TimeUnit.MILLISECONDS);
+    ticker.scheduleWithFixedDelay(
+        safely(this::requestProgressFromIdle), tick, tick, TimeUnit.MILLISECONDS);
     ticker.scheduleWithFixedDelay(safely(this::cutOffStalled), 100, 100, TimeUnit.MILLISECONDS);
     tailer = threadFactory.newThread(this::tail);
     tailer.setName("watch-tailer");
@@ -83,7 +86,9 @@ public class WatchHub implements CommitSignal {
       ticker.shutdownNow();
     }
     for (Watcher w : List.copyOf(watchers)) {
-      w.close(ControlPlaneException.unavailable("the server is shutting down; resume on another node", null));
+      w.close(
+          ControlPlaneException.unavailable(
+              "the server is shutting down; resume on another node", null));
     }
     if (drainers != null) {
       drainers.shutdownNow();
@@ -192,9 +197,9 @@ public class WatchHub implements CommitSignal {
   }
 
   /**
-   * The first readable version is not the next one. Either history before it was trimmed while
-   * this node was not reading (then continue from there: any watcher that needed the trimmed part
-   * gets OUT_OF_RANGE), or a commit is not visible yet (then wait for the next round).
+   * The first readable version is not the next one. Either history before it was trimmed while this
+   * node was not reading (then continue from there: any watcher that needed the trimmed part gets
+   * OUT_OF_RANGE), or a commit is not visible yet (then wait for the next round).
    */
   private boolean skipTrimmedHistory(long firstReadable) {
     if (changeLog.bounds().retainedFrom() <= head + 1) {
@@ -230,7 +235,9 @@ public class WatchHub implements CommitSignal {
     }
   }
 
-  /** A periodic task that survives its own failures (a scheduled executor drops a task that throws). */
+  /**
+   * A periodic task that survives its own failures (a scheduled executor drops a task that throws).
+   */
   private static Runnable safely(Runnable task) {
     return () -> {
       try {

@@ -26,6 +26,7 @@ final class Watcher implements Watch {
   private volatile boolean closed;
   private volatile boolean progressDue;
   private volatile long lastSentNanos = System.nanoTime();
+
   /** When the sink stopped accepting while updates were waiting; 0 while it keeps up. */
   private volatile long blockedSinceNanos;
 
@@ -117,7 +118,9 @@ final class Watcher implements Watch {
       close(e);
     } catch (RuntimeException e) {
       hub.logFailure(e);
-      close(ControlPlaneException.unavailable("the watch failed on the server; resume from your version", e));
+      close(
+          ControlPlaneException.unavailable(
+              "the watch failed on the server; resume from your version", e));
     } finally {
       scheduled.set(false);
     }

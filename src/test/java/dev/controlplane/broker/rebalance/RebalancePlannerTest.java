@@ -45,14 +45,19 @@ class RebalancePlannerTest {
     }
     for (int i = 0; i < brokers.size(); i++) {
       if (random.nextInt(8) == 0) {
-        brokers.set(i, brokers.get(i).withStatus(random.nextBoolean() ? Broker.Status.DRAINING : Broker.Status.DOWN));
+        brokers.set(
+            i,
+            brokers
+                .get(i)
+                .withStatus(random.nextBoolean() ? Broker.Status.DRAINING : Broker.Status.DOWN));
       }
     }
     return new Cluster(brokers, placements);
   }
 
   private static Broker broker(String name, String zone, Broker.Status status) {
-    return new Broker(name, "h:1", "r" + zone.hashCode() % 2, zone, Broker.Capacity.UNLIMITED, status, 0);
+    return new Broker(
+        name, "h:1", "r" + zone.hashCode() % 2, zone, Broker.Capacity.UNLIMITED, status, 0);
   }
 
   private static List<BrokerLoad> load(List<Broker> brokers, List<ShardPlacement> placements) {
@@ -63,25 +68,39 @@ class RebalancePlannerTest {
         counts.computeIfAbsent(a.leader(), k -> new int[2])[1]++;
       }
     }
-    return brokers.stream().map(b -> new BrokerLoad(b, counts.getOrDefault(b.name(), new int[2])[0], counts.getOrDefault(b.name(), new int[2])[1])).toList();
+    return brokers.stream()
+        .map(
+            b ->
+                new BrokerLoad(
+                    b,
+                    counts.getOrDefault(b.name(), new int[2])[0],
+                    counts.getOrDefault(b.name(), new int[2])[1]))
+        .toList();
   }
 
-  private static Map<StreamRef, List<ShardAssignment>> apply(Cluster c, RebalancePlanner.Plan plan) {
+  private static Map<StreamRef, List<ShardAssignment>> apply(
+      Cluster c, RebalancePlanner.Plan plan) {
     Map<StreamRef, List<ShardAssignment>> out = new HashMap<>();
     c.placements().forEach(p -> out.put(p.ref(), p.placements()));
     out.putAll(plan.changedPlacements());
     return out;
   }
 
-  private static Map<String, Integer> replicaCounts(Map<StreamRef, List<ShardAssignment>> layout, boolean leaders) {
+  private static Map<String, Integer> replicaCounts(
+      Map<StreamRef, List<ShardAssignment>> layout, boolean leaders) {
     Map<String, Integer> counts = new HashMap<>();
-    layout.values().forEach(list -> list.forEach(a -> {
-      if (leaders) {
-        counts.merge(a.leader(), 1, Integer::sum);
-      } else {
-        a.replicas().forEach(r -> counts.merge(r, 1, Integer::sum));
-      }
-    }));
+    layout
+        .values()
+        .forEach(
+            list ->
+                list.forEach(
+                    a -> {
+                      if (leaders) {
+                        counts.merge(a.leader(), 1, Integer::sum);
+                      } else {
+                        a.replicas().forEach(r -> counts.merge(r, 1, Integer::sum));
+                      }
+                    }));
     return counts;
   }
 
@@ -90,7 +109,11 @@ class RebalancePlannerTest {
     for (int seed = 0; seed < 300; seed++) {
       Random random = new Random(seed);
       Cluster c = randomCluster(random);
-      List<String> active = c.brokers().stream().filter(b -> b.status() == Broker.Status.ACTIVE).map(Broker::name).toList();
+      List<String> active =
+          c.brokers().stream()
+              .filter(b -> b.status() == Broker.Status.ACTIVE)
+              .map(Broker::name)
+              .toList();
       if (active.size() < 3) {
         continue;
       }
@@ -102,19 +125,27 @@ class RebalancePlannerTest {
           assertThat(now).hasSameSizeAs(before.placements());
           for (int i = 0; i < now.size(); i++) {
             ShardAssignment a = now.get(i);
-            assertThat(a.replicas()).as("seed %d %s", seed, strategy).hasSameSizeAs(before.placements().get(i).replicas()).doesNotHaveDuplicates();
+            assertThat(a.replicas())
+                .as("seed %d %s", seed, strategy)
+                .hasSameSizeAs(before.placements().get(i).replicas())
+                .doesNotHaveDuplicates();
             assertThat(a.replicas()).contains(a.leader());
-            assertThat(a.replicas()).as("no replica left on a draining or down broker").allMatch(active::contains);
+            assertThat(a.replicas())
+                .as("no replica left on a draining or down broker")
+                .allMatch(active::contains);
           }
         }
         Map<String, Integer> counts = replicaCounts(after, false);
         int max = active.stream().mapToInt(b -> counts.getOrDefault(b, 0)).max().orElse(0);
         int min = active.stream().mapToInt(b -> counts.getOrDefault(b, 0)).min().orElse(0);
         if (strategy != Strategy.LOCALITY_AWARE) {
-          assertThat(max - min).as("seed %d %s replicas within one of each other", seed, strategy).isLessThanOrEqualTo(1);
+          assertThat(max - min)
+              .as("seed %d %s replicas within one of each other", seed, strategy)
+              .isLessThanOrEqualTo(1);
         }
         if (strategy != Strategy.BALANCED) {
-          // A single-replica shard's leadership moves only with its data: MINIMIZE_MOVEMENT will not
+          // A single-replica shard's leadership moves only with its data: MINIMIZE_MOVEMENT will
+          // not
           // move data for it, and LOCALITY_AWARE's zone rules may forbid every swap. BALANCED may.
           continue;
         }
@@ -122,7 +153,9 @@ class RebalancePlannerTest {
         int shards = after.values().stream().mapToInt(List::size).sum();
         int ceiling = (shards + active.size() - 1) / active.size();
         assertThat(active.stream().mapToInt(b -> leaders.getOrDefault(b, 0)).max().orElse(0))
-            .as("seed %d %s no broker leads more than one above the average: %s %s", seed, strategy, leaders, counts)
+            .as(
+                "seed %d %s no broker leads more than one above the average: %s %s",
+                seed, strategy, leaders, counts)
             .isLessThanOrEqualTo(ceiling + 1);
       }
     }
@@ -132,13 +165,23 @@ class RebalancePlannerTest {
   void minimizeMovementMakesNoMoreReplicaMovesThanTheLowerBound() {
     for (int seed = 0; seed < 300; seed++) {
       Cluster c = randomCluster(new Random(seed));
-      List<String> active = c.brokers().stream().filter(b -> b.status() == Broker.Status.ACTIVE).map(Broker::name).toList();
+      List<String> active =
+          c.brokers().stream()
+              .filter(b -> b.status() == Broker.Status.ACTIVE)
+              .map(Broker::name)
+              .toList();
       if (active.size() < 3) {
         continue;
       }
-      var plan = RebalancePlanner.plan(Strategy.MINIMIZE_MOVEMENT, c.brokers(), c.placements(), p -> true);
-      Map<String, Integer> before = replicaCounts(apply(c, new RebalancePlanner.Plan(List.of(), Map.of())), false);
-      int evacuated = before.entrySet().stream().filter(e -> !active.contains(e.getKey())).mapToInt(Map.Entry::getValue).sum();
+      var plan =
+          RebalancePlanner.plan(Strategy.MINIMIZE_MOVEMENT, c.brokers(), c.placements(), p -> true);
+      Map<String, Integer> before =
+          replicaCounts(apply(c, new RebalancePlanner.Plan(List.of(), Map.of())), false);
+      int evacuated =
+          before.entrySet().stream()
+              .filter(e -> !active.contains(e.getKey()))
+              .mapToInt(Map.Entry::getValue)
+              .sum();
       int total = before.values().stream().mapToInt(Integer::intValue).sum();
       int floor = total / active.size();
       int ceil = (total + active.size() - 1) / active.size();
@@ -147,7 +190,9 @@ class RebalancePlannerTest {
       int excess = afterEvacuation.values().stream().mapToInt(v -> Math.max(0, v - ceil)).sum();
       int deficit = afterEvacuation.values().stream().mapToInt(v -> Math.max(0, floor - v)).sum();
       // Evacuated replicas land on the least loaded brokers, which can only lower the later need.
-      assertThat(plan.replicaMoves()).as("seed %d", seed).isLessThanOrEqualTo(evacuated + Math.max(excess, deficit));
+      assertThat(plan.replicaMoves())
+          .as("seed %d", seed)
+          .isLessThanOrEqualTo(evacuated + Math.max(excess, deficit));
     }
   }
 
@@ -155,10 +200,18 @@ class RebalancePlannerTest {
   void localityAwareSpreadsEachShardOverDistinctZonesWhenThereAreEnough() {
     for (int seed = 0; seed < 300; seed++) {
       Cluster c = randomCluster(new Random(seed));
-      Map<String, Broker> byName = c.brokers().stream().collect(Collectors.toMap(Broker::name, b -> b));
+      Map<String, Broker> byName =
+          c.brokers().stream().collect(Collectors.toMap(Broker::name, b -> b));
       Set<String> activeZones =
-          c.brokers().stream().filter(b -> b.status() == Broker.Status.ACTIVE).map(Broker::availabilityZone).collect(Collectors.toSet());
-      var after = apply(c, RebalancePlanner.plan(Strategy.LOCALITY_AWARE, c.brokers(), c.placements(), p -> true));
+          c.brokers().stream()
+              .filter(b -> b.status() == Broker.Status.ACTIVE)
+              .map(Broker::availabilityZone)
+              .collect(Collectors.toSet());
+      var after =
+          apply(
+              c,
+              RebalancePlanner.plan(
+                  Strategy.LOCALITY_AWARE, c.brokers(), c.placements(), p -> true));
       for (List<ShardAssignment> shards : after.values()) {
         for (ShardAssignment a : shards) {
           if (a.replicas().size() <= activeZones.size()) {
@@ -174,7 +227,9 @@ class RebalancePlannerTest {
   @Test
   void onlyPlacementsInScopeMove() {
     Cluster c = randomCluster(new Random(7));
-    var plan = RebalancePlanner.plan(Strategy.BALANCED, c.brokers(), c.placements(), p -> p.stream().equals("s0"));
+    var plan =
+        RebalancePlanner.plan(
+            Strategy.BALANCED, c.brokers(), c.placements(), p -> p.stream().equals("s0"));
     assertThat(plan.moves()).allMatch(m -> m.stream().stream().equals("s0"));
   }
 
@@ -182,12 +237,23 @@ class RebalancePlannerTest {
   void aBalancedClusterNeedsNoMoves() {
     List<Broker> brokers =
         List.of("a", "b", "c").stream()
-            .map(n -> new Broker(n, "h:1", "r1", "z-" + n, Broker.Capacity.UNLIMITED, Broker.Status.ACTIVE, 0))
+            .map(
+                n ->
+                    new Broker(
+                        n,
+                        "h:1",
+                        "r1",
+                        "z-" + n,
+                        Broker.Capacity.UNLIMITED,
+                        Broker.Status.ACTIVE,
+                        0))
             .toList();
     var shards = PlacementPlanner.placeShards(6, 2, load(brokers, List.of()));
     var placements = List.of(new ShardPlacement("t", "n", "s", shards, 0));
     for (Strategy strategy : Strategy.values()) {
-      assertThat(RebalancePlanner.plan(strategy, brokers, placements, p -> true).moves()).as("%s", strategy).isEmpty();
+      assertThat(RebalancePlanner.plan(strategy, brokers, placements, p -> true).moves())
+          .as("%s", strategy)
+          .isEmpty();
     }
   }
 }

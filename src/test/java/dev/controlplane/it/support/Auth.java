@@ -16,7 +16,9 @@ public final class Auth {
   public static String principal(String issuer, String subject) {
     try {
       return HexFormat.of()
-          .formatHex(MessageDigest.getInstance("SHA-256").digest((issuer + "|" + subject).getBytes(StandardCharsets.UTF_8)));
+          .formatHex(
+              MessageDigest.getInstance("SHA-256")
+                  .digest((issuer + "|" + subject).getBytes(StandardCharsets.UTF_8)));
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
@@ -41,13 +43,16 @@ public final class Auth {
   private static void warm(String url) {
     try {
       java.net.http.HttpClient.newHttpClient()
-          .send(HttpRequest.newBuilder(java.net.URI.create(url)).build(), java.net.http.HttpResponse.BodyHandlers.discarding());
+          .send(
+              HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+              java.net.http.HttpResponse.BodyHandlers.discarding());
     } catch (Exception e) {
       throw new IllegalStateException("the test OIDC provider does not answer " + url, e);
     }
   }
 
-  public static Http.Reply bootstrap(String tenant, List<ObjectNode> issuers, List<String> admins, String secret) {
+  public static Http.Reply bootstrap(
+      String tenant, List<ObjectNode> issuers, List<String> admins, String secret) {
     ObjectNode body = Http.JSON.createObjectNode();
     body.put("display_name", "Tenant " + tenant);
     var list = body.putArray("idp_issuers");
@@ -74,7 +79,8 @@ public final class Auth {
             List.of(principal(OidcProvider.issuer(id), adminSubject)),
             SharedServer.BOOTSTRAP_TOKEN);
     if (reply.status() != 201) {
-      throw new AssertionError("bootstrap of " + tenant + " failed: " + reply.status() + " " + reply.body());
+      throw new AssertionError(
+          "bootstrap of " + tenant + " failed: " + reply.status() + " " + reply.body());
     }
   }
 
@@ -98,6 +104,8 @@ public final class Auth {
   public static Http.Reply post(String token, String path, JsonNode body) {
     Http http = new Http(SharedServer.httpPort(), token);
     return http.send(
-        http.request(path).POST(HttpRequest.BodyPublishers.ofString(body.toString())).header("Content-Type", "application/json"));
+        http.request(path)
+            .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+            .header("Content-Type", "application/json"));
   }
 }

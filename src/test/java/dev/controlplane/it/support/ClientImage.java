@@ -20,9 +20,11 @@ public final class ClientImage {
   private final TreeMap<String, Message> resources = new TreeMap<>();
   private long version;
 
-  public static ClientImage snapshot(MetadataServiceGrpc.MetadataServiceBlockingStub stub, long atVersion) {
+  public static ClientImage snapshot(
+      MetadataServiceGrpc.MetadataServiceBlockingStub stub, long atVersion) {
     ClientImage image = new ClientImage();
-    Iterator<GetSnapshotResponse> chunks = stub.getSnapshot(GetSnapshotRequest.newBuilder().setVersion(atVersion).build());
+    Iterator<GetSnapshotResponse> chunks =
+        stub.getSnapshot(GetSnapshotRequest.newBuilder().setVersion(atVersion).build());
     boolean last = false;
     int expectedChunk = 0;
     while (chunks.hasNext()) {
@@ -42,22 +44,38 @@ public final class ClientImage {
 
   private void addAll(Metadata m) {
     m.getTenantsList().forEach(t -> resources.put("Tenant " + t.getName(), t));
-    m.getNamespacesList().forEach(n -> resources.put("Namespace " + n.getTenant() + "/" + n.getName(), n));
-    m.getStreamsList().forEach(s -> resources.put("Stream " + s.getTenant() + "/" + s.getNamespace() + "/" + s.getName(), s));
+    m.getNamespacesList()
+        .forEach(n -> resources.put("Namespace " + n.getTenant() + "/" + n.getName(), n));
+    m.getStreamsList()
+        .forEach(
+            s ->
+                resources.put(
+                    "Stream " + s.getTenant() + "/" + s.getNamespace() + "/" + s.getName(), s));
     m.getPlacementsList()
-        .forEach(p -> resources.put("ShardPlacement " + p.getTenant() + "/" + p.getNamespace() + "/" + p.getStream(), p));
+        .forEach(
+            p ->
+                resources.put(
+                    "ShardPlacement "
+                        + p.getTenant()
+                        + "/"
+                        + p.getNamespace()
+                        + "/"
+                        + p.getStream(),
+                    p));
     m.getBrokersList().forEach(b -> resources.put("Broker " + b.getName(), b));
   }
 
   public void apply(MetadataUpdate update) {
     if (update.getPayloadCase() == MetadataUpdate.PayloadCase.PAYLOAD_NOT_SET) {
       if (update.getVersion() < version) {
-        throw new AssertionError("progress notice " + update.getVersion() + " behind applied version " + version);
+        throw new AssertionError(
+            "progress notice " + update.getVersion() + " behind applied version " + version);
       }
       return;
     }
     if (update.getVersion() != version + 1) {
-      throw new AssertionError("update " + update.getVersion() + " does not follow version " + version);
+      throw new AssertionError(
+          "update " + update.getVersion() + " does not follow version " + version);
     }
     String key = key(update);
     if (update.getType() == UpdateType.DELETE) {
@@ -73,10 +91,22 @@ public final class ClientImage {
   public static String key(MetadataUpdate u) {
     return switch (u.getPayloadCase()) {
       case TENANT -> "Tenant " + u.getTenant().getName();
-      case NAMESPACE -> "Namespace " + u.getNamespace().getTenant() + "/" + u.getNamespace().getName();
-      case STREAM -> "Stream " + u.getStream().getTenant() + "/" + u.getStream().getNamespace() + "/" + u.getStream().getName();
+      case NAMESPACE ->
+          "Namespace " + u.getNamespace().getTenant() + "/" + u.getNamespace().getName();
+      case STREAM ->
+          "Stream "
+              + u.getStream().getTenant()
+              + "/"
+              + u.getStream().getNamespace()
+              + "/"
+              + u.getStream().getName();
       case PLACEMENT ->
-          "ShardPlacement " + u.getPlacement().getTenant() + "/" + u.getPlacement().getNamespace() + "/" + u.getPlacement().getStream();
+          "ShardPlacement "
+              + u.getPlacement().getTenant()
+              + "/"
+              + u.getPlacement().getNamespace()
+              + "/"
+              + u.getPlacement().getStream();
       case BROKER -> "Broker " + u.getBroker().getName();
       default -> throw new AssertionError("no payload");
     };

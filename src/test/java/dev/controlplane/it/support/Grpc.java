@@ -29,7 +29,8 @@ public final class Grpc implements AutoCloseable {
     } else {
       Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + token);
-      this.authed = ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
+      this.authed =
+          ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
     }
   }
 

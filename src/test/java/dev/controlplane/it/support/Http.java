@@ -14,7 +14,10 @@ public final class Http {
 
   public static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient CLIENT =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+      HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(5))
+          .version(HttpClient.Version.HTTP_1_1)
+          .build();
 
   private final int port;
   private final String token;
@@ -56,7 +59,10 @@ public final class Http {
   }
 
   public Reply put(String path, String body, String contentType) {
-    return send(request(path).PUT(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", contentType));
+    return send(
+        request(path)
+            .PUT(HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", contentType));
   }
 
   public Reply delete(String path) {
@@ -65,7 +71,8 @@ public final class Http {
 
   public HttpRequest.Builder request(String path) {
     HttpRequest.Builder builder =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30));
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(30));
     if (token != null) {
       builder.header("Authorization", "Bearer " + token);
     }
@@ -74,9 +81,13 @@ public final class Http {
 
   public Reply send(HttpRequest.Builder request) {
     try {
-      HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
       return new Reply(
-          response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(), response);
+          response.statusCode(),
+          response.headers().firstValue("Content-Type").orElse(""),
+          response.body(),
+          response);
     } catch (IOException e) {
       throw new IllegalStateException(e);
     } catch (InterruptedException e) {
@@ -103,7 +114,8 @@ public final class Http {
         + "\"}}";
   }
 
-  public static String stream(String tenant, String namespace, String name, int shards, int replicationFactor) {
+  public static String stream(
+      String tenant, String namespace, String name, int shards, int replicationFactor) {
     return "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Stream\",\"metadata\":{\"name\":\""
         + name
         + "\",\"namespace\":\""

@@ -9,14 +9,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Acknowledged writes missing from the database, or stored at another version than acknowledged. */
+/**
+ * Acknowledged writes missing from the database, or stored at another version than acknowledged.
+ */
 public final class LostWrites {
 
   private LostWrites() {}
 
-  public static List<WriteLoad.Ack> find(String jdbcUrl, String prefix, List<WriteLoad.Ack> acks) throws SQLException {
+  public static List<WriteLoad.Ack> find(String jdbcUrl, String prefix, List<WriteLoad.Ack> acks)
+      throws SQLException {
     Map<String, Long> stored = new HashMap<>();
-    try (Connection c = DriverManager.getConnection(jdbcUrl, TestDatabase.USER, TestDatabase.PASSWORD);
+    try (Connection c =
+            DriverManager.getConnection(jdbcUrl, TestDatabase.USER, TestDatabase.PASSWORD);
         PreparedStatement ps =
             // The tenant row at the acknowledged version is the proof; the log row may already be
             // trimmed by retention (the test servers keep only the last few thousand versions).
@@ -28,6 +32,8 @@ public final class LostWrites {
         }
       }
     }
-    return acks.stream().filter(a -> !Long.valueOf(a.version()).equals(stored.get(a.tenant()))).toList();
+    return acks.stream()
+        .filter(a -> !Long.valueOf(a.version()).equals(stored.get(a.tenant())))
+        .toList();
   }
 }

@@ -36,7 +36,14 @@ public final class OidcProvider {
     if (server == null) {
       keys = new KeyProvider(List.of(), "ES256");
       OAuth2Config config =
-          new OAuth2Config(false, null, null, false, new OAuth2TokenProvider(keys), Set.of(), new MockWebServerWrapper());
+          new OAuth2Config(
+              false,
+              null,
+              null,
+              false,
+              new OAuth2TokenProvider(keys),
+              Set.of(),
+              new MockWebServerWrapper());
       server = new MockOAuth2Server(config);
       server.start();
       Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
@@ -56,7 +63,9 @@ public final class OidcProvider {
     return server().jwksUrl(id).toString();
   }
 
-  /** The issuer's own signing key (with its private part), for tokens the provider would not issue. */
+  /**
+   * The issuer's own signing key (with its private part), for tokens the provider would not issue.
+   */
   public static ECKey key(String id) {
     server();
     return (ECKey) keys.signingKey(id);
@@ -65,7 +74,10 @@ public final class OidcProvider {
   /** A token as the provider issues it: ES256, the issuer's key, audience {@link #AUDIENCE}. */
   public static String token(String id, String subject, Map<String, Object> claims) {
     return server()
-        .issueToken(id, "client", new DefaultOAuth2TokenCallback(id, subject, "JWT", List.of(AUDIENCE), claims, 300))
+        .issueToken(
+            id,
+            "client",
+            new DefaultOAuth2TokenCallback(id, subject, "JWT", List.of(AUDIENCE), claims, 300))
         .serialize();
   }
 
@@ -96,6 +108,8 @@ public final class OidcProvider {
   }
 
   public static JWSHeader.Builder es256(String id) {
-    return new JWSHeader.Builder(JWSAlgorithm.ES256).type(JOSEObjectType.JWT).keyID(key(id).getKeyID());
+    return new JWSHeader.Builder(JWSAlgorithm.ES256)
+        .type(JOSEObjectType.JWT)
+        .keyID(key(id).getKeyID());
   }
 }

@@ -61,14 +61,19 @@ public final class ServerProcess implements AutoCloseable {
   public ServerProcess awaitReady(Duration timeout) throws Exception {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     Instant deadline = Instant.now().plus(timeout);
-    URI ready = URI.create("http://127.0.0.1:" + env.get("SERVICE_CONTROLPLANE_HTTP_PORT") + "/health/ready");
+    URI ready =
+        URI.create(
+            "http://127.0.0.1:" + env.get("SERVICE_CONTROLPLANE_HTTP_PORT") + "/health/ready");
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + tail());
+        throw new IllegalStateException(
+            name + " exited with " + process.exitValue() + ":\n" + tail());
       }
       try {
         var response =
-            http.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+            http.send(
+                HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() == 200) {
           return this;
         }
@@ -148,7 +153,8 @@ public final class ServerProcess implements AutoCloseable {
 
   private void signal(String name) throws IOException, InterruptedException {
     long server = serverPid();
-    int exit = new ProcessBuilder("kill", "-" + name, Long.toString(server)).inheritIO().start().waitFor();
+    int exit =
+        new ProcessBuilder("kill", "-" + name, Long.toString(server)).inheritIO().start().waitFor();
     if (exit != 0) {
       throw new IllegalStateException("kill -" + name + " " + server + " failed with " + exit);
     }

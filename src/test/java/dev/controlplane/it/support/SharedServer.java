@@ -6,24 +6,34 @@ import java.util.Map;
 
 /**
  * One control plane node shared by the integration tests of a run, started on first use against a
- * freshly emptied test database and stopped when the test JVM exits. Tests must not depend on
- * each other's data: each works in tenants and brokers of its own.
+ * freshly emptied test database and stopped when the test JVM exits. Tests must not depend on each
+ * other's data: each works in tenants and brokers of its own.
  */
 public final class SharedServer {
 
   public static final String BROKER_TOKEN = "it-broker-secret";
   public static final String OPERATOR_TOKEN = "it-operator-secret";
+
   /** Heartbeat interval of the shared server: a broker is down after 3 s of silence. */
   public static final Duration HEARTBEAT = Duration.ofSeconds(1);
+
   /** Versions the shared server keeps at least (retention period 0). */
   public static final long RETAINED_VERSIONS = 3000;
+
   public static final Duration STALL_TIMEOUT = Duration.ofSeconds(2);
   public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(1);
-  /** Grace period of deleted streams on the shared server: long enough to restore, short enough to wait out. */
+
+  /**
+   * Grace period of deleted streams on the shared server: long enough to restore, short enough to
+   * wait out.
+   */
   public static final Duration DELETE_GRACE = Duration.ofSeconds(6);
+
   public static final String BOOTSTRAP_TOKEN = "it-bootstrap-secret-0123456789";
+
   /** A test key-encryption key (base64 of 32 bytes); never a real one. */
   public static final String KEY_ENCRYPTION_KEY = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+
   /** JWKS max-age of the shared server: a rotated key signs this long after it is published. */
   public static final Duration JWKS_MAX_AGE = Duration.ofSeconds(2);
 

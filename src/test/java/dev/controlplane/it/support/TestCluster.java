@@ -17,14 +17,17 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * A cluster of real control plane JVMs on loopback (the runnable JAR), each with its own HTTP,
- * gRPC and Raft port, sharing one database of its own ({@code <test db>_cluster}). Nodes can be
- * killed (SIGKILL), frozen (SIGSTOP), thawed (SIGCONT) and started again.
+ * A cluster of real control plane JVMs on loopback (the runnable JAR), each with its own HTTP, gRPC
+ * and Raft port, sharing one database of its own ({@code <test db>_cluster}). Nodes can be killed
+ * (SIGKILL), frozen (SIGSTOP), thawed (SIGCONT) and started again.
  */
 public final class TestCluster implements AutoCloseable {
 
   private static final HttpClient PROBE =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).version(HttpClient.Version.HTTP_1_1).build();
+      HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(1))
+          .version(HttpClient.Version.HTTP_1_1)
+          .build();
 
   private final List<Node> nodes = new ArrayList<>();
 
@@ -34,8 +37,11 @@ public final class TestCluster implements AutoCloseable {
     return TestDatabase.url(TestDatabase.name() + "_cluster");
   }
 
-  /** Starts {@code size} nodes against an emptied cluster database and waits until all are ready. */
-  public static TestCluster start(String name, int size, Map<String, String> extraEnv) throws Exception {
+  /**
+   * Starts {@code size} nodes against an emptied cluster database and waits until all are ready.
+   */
+  public static TestCluster start(String name, int size, Map<String, String> extraEnv)
+      throws Exception {
     TestDatabase.reset(dbUrl());
     TestCluster cluster = new TestCluster();
     List<String> members = new ArrayList<>();
@@ -45,7 +51,8 @@ public final class TestCluster implements AutoCloseable {
       raftPorts.put("cp" + i, raft);
       members.add("cp" + i + "=127.0.0.1:" + raft);
     }
-    Path raftDir = Path.of("target", "it-raft", name + "-" + System.currentTimeMillis()).toAbsolutePath();
+    Path raftDir =
+        Path.of("target", "it-raft", name + "-" + System.currentTimeMillis()).toAbsolutePath();
     for (int i = 1; i <= size; i++) {
       String id = "cp" + i;
       Map<String, String> env = SharedServer.baseEnvironment(Ports.free(), Ports.free(), dbUrl());
@@ -95,17 +102,24 @@ public final class TestCluster implements AutoCloseable {
         n.readiness().ifPresent(data -> views.put(n, data));
       }
       List<Node> leaders =
-          views.entrySet().stream().filter(e -> e.getValue().path("role").asText().equals("leader")).map(Map.Entry::getKey).toList();
+          views.entrySet().stream()
+              .filter(e -> e.getValue().path("role").asText().equals("leader"))
+              .map(Map.Entry::getKey)
+              .toList();
       if (leaders.size() == 1 && views.size() == among.size()) {
         String id = leaders.get(0).id;
         if (views.values().stream().allMatch(v -> v.path("leader").asText().equals(id))) {
           return leaders.get(0);
         }
       }
-      last = views.entrySet().stream().map(e -> e.getKey().id + "=" + e.getValue()).collect(Collectors.joining("; "));
+      last =
+          views.entrySet().stream()
+              .map(e -> e.getKey().id + "=" + e.getValue())
+              .collect(Collectors.joining("; "));
       Thread.sleep(100);
     }
-    throw new AssertionError("no single agreed leader among " + among + " after " + timeout + ": " + last);
+    throw new AssertionError(
+        "no single agreed leader among " + among + " after " + timeout + ": " + last);
   }
 
   public Node awaitLeader(Duration timeout) throws InterruptedException {
@@ -194,10 +208,14 @@ public final class TestCluster implements AutoCloseable {
       try {
         HttpResponse<String> response =
             PROBE.send(
-                HttpRequest.newBuilder(URI.create(httpUrl() + "/health/ready")).timeout(Duration.ofSeconds(2)).build(),
+                HttpRequest.newBuilder(URI.create(httpUrl() + "/health/ready"))
+                    .timeout(Duration.ofSeconds(2))
+                    .build(),
                 HttpResponse.BodyHandlers.ofString());
         JsonNode checks = Http.JSON.readTree(response.body()).path("checks");
-        return checks.isArray() && checks.size() > 0 ? Optional.of(checks.get(0).path("data")) : Optional.empty();
+        return checks.isArray() && checks.size() > 0
+            ? Optional.of(checks.get(0).path("data"))
+            : Optional.empty();
       } catch (IOException e) {
         return Optional.empty();
       } catch (InterruptedException e) {

@@ -63,7 +63,8 @@ public final class TestDatabase {
 
   /** broker_load as the server keeps it, without brokers at zero. */
   public static java.util.Map<String, List<Long>> brokerLoadTable() throws SQLException {
-    return loads("SELECT broker, replicas, leaders FROM broker_load WHERE replicas > 0 OR leaders > 0");
+    return loads(
+        "SELECT broker, replicas, leaders FROM broker_load WHERE replicas > 0 OR leaders > 0");
   }
 
   /** The same counts recomputed from every placement. */

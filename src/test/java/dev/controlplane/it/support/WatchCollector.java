@@ -19,10 +19,13 @@ public final class WatchCollector implements StreamObserver<MetadataUpdate>, Aut
   private final CompletableFuture<Status> closed = new CompletableFuture<>();
   private final Context.CancellableContext context = Context.current().withCancellation();
 
-  public static WatchCollector open(MetadataServiceGrpc.MetadataServiceStub stub, long fromVersion) {
+  public static WatchCollector open(
+      MetadataServiceGrpc.MetadataServiceStub stub, long fromVersion) {
     WatchCollector collector = new WatchCollector();
     collector.context.run(
-        () -> stub.watchUpdates(WatchUpdatesRequest.newBuilder().setFromVersion(fromVersion).build(), collector));
+        () ->
+            stub.watchUpdates(
+                WatchUpdatesRequest.newBuilder().setFromVersion(fromVersion).build(), collector));
     return collector;
   }
 
@@ -49,7 +52,8 @@ public final class WatchCollector implements StreamObserver<MetadataUpdate>, Aut
   }
 
   /** Waits until an update with at least {@code version} arrived; false on timeout or close. */
-  public synchronized boolean awaitVersion(long version, Duration timeout) throws InterruptedException {
+  public synchronized boolean awaitVersion(long version, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (lastVersion() < version && !closed.isDone()) {
       long left = deadline - System.nanoTime();

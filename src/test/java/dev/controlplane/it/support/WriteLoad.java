@@ -105,7 +105,8 @@ public final class WriteLoad implements AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (acks().size() < goal) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("only " + acks().size() + " of " + goal + " writes acknowledged after " + timeout);
+        throw new AssertionError(
+            "only " + acks().size() + " of " + goal + " writes acknowledged after " + timeout);
       }
       Thread.sleep(20);
     }
@@ -116,11 +117,16 @@ public final class WriteLoad implements AutoCloseable {
    * the killed leader committed just before dying may be acknowledged after the kill started).
    */
   public java.util.Optional<Ack> firstAckAfter(long nanos, String excluded) {
-    return acks().stream().filter(a -> a.atNanos() > nanos && !a.node().equals(excluded)).findFirst();
+    return acks().stream()
+        .filter(a -> a.atNanos() > nanos && !a.node().equals(excluded))
+        .findFirst();
   }
 
-  /** Waits until a write after {@code nanos} was acknowledged by a node other than {@code excluded}. */
-  public Ack awaitAckAfter(long nanos, String excluded, java.time.Duration timeout) throws InterruptedException {
+  /**
+   * Waits until a write after {@code nanos} was acknowledged by a node other than {@code excluded}.
+   */
+  public Ack awaitAckAfter(long nanos, String excluded, java.time.Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       var ack = firstAckAfter(nanos, excluded);
@@ -129,7 +135,8 @@ public final class WriteLoad implements AutoCloseable {
       }
       Thread.sleep(10);
     }
-    throw new AssertionError("no write acknowledged by a node other than " + excluded + " within " + timeout);
+    throw new AssertionError(
+        "no write acknowledged by a node other than " + excluded + " within " + timeout);
   }
 
   public long refusals() {

@@ -104,7 +104,8 @@ class ResourceCodecTest {
   }
 
   private static Namespace fullNamespace() {
-    return new Namespace("acme", "orders", "order events", new Namespace.NamespaceQuotas(10L, 200L), 7);
+    return new Namespace(
+        "acme", "orders", "order events", new Namespace.NamespaceQuotas(10L, 200L), 7);
   }
 
   private static Namespace bareNamespace() {
@@ -120,7 +121,12 @@ class ResourceCodecTest {
         "acme",
         "orders",
         "old",
-        new StreamSpec(1024, new Retention(null, SizeValue.parse("5MB").orElseThrow()), Durability.DURABLE, 16, AckPolicy.QUORUM),
+        new StreamSpec(
+            1024,
+            new Retention(null, SizeValue.parse("5MB").orElseThrow()),
+            Durability.DURABLE,
+            16,
+            AckPolicy.QUORUM),
         Stream.State.DELETING,
         22);
   }
@@ -282,8 +288,11 @@ class ResourceCodecTest {
 
   @Test
   void tenantWithoutSpecHasEmptyDescriptionNoQuotasAndNoEncryption() {
-    JsonNode doc = json("{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Tenant\", \"metadata\": {\"name\": \"acme\"}}");
-    assertEquals(new Tenant("acme", "", Tenant.TenantQuotas.NONE, Tenant.Encryption.NONE, 0),
+    JsonNode doc =
+        json(
+            "{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Tenant\", \"metadata\": {\"name\": \"acme\"}}");
+    assertEquals(
+        new Tenant("acme", "", Tenant.TenantQuotas.NONE, Tenant.Encryption.NONE, 0),
         codec.read(doc, ResourceKind.TENANT, NO_IDENTITY));
   }
 
@@ -295,8 +304,10 @@ class ResourceCodecTest {
             {"apiVersion": "controlplane/v1", "kind": "Namespace",
              "spec": {"description": "d", "quotas": {"max_streams": 0}}}
             """);
-    Resource read = codec.read(doc, ResourceKind.NAMESPACE, Map.of("tenant", "acme", "name", "orders"));
-    assertEquals(new Namespace("acme", "orders", "d", new Namespace.NamespaceQuotas(0L, null), 0), read);
+    Resource read =
+        codec.read(doc, ResourceKind.NAMESPACE, Map.of("tenant", "acme", "name", "orders"));
+    assertEquals(
+        new Namespace("acme", "orders", "d", new Namespace.NamespaceQuotas(0L, null), 0), read);
   }
 
   @Test
@@ -306,8 +317,12 @@ class ResourceCodecTest {
 
   @Test
   void brokerDocumentIsReadWithItsDefaults() {
-    Broker b = (Broker) codec.read(json(brokerDoc("10.0.0.1:9092")), ResourceKind.BROKER, NO_IDENTITY);
-    assertEquals(new Broker("b1", "10.0.0.1:9092", "", "z1", Broker.Capacity.UNLIMITED, Broker.Status.ACTIVE, 0), b);
+    Broker b =
+        (Broker) codec.read(json(brokerDoc("10.0.0.1:9092")), ResourceKind.BROKER, NO_IDENTITY);
+    assertEquals(
+        new Broker(
+            "b1", "10.0.0.1:9092", "", "z1", Broker.Capacity.UNLIMITED, Broker.Status.ACTIVE, 0),
+        b);
   }
 
   @ParameterizedTest
@@ -318,10 +333,22 @@ class ResourceCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"localhost", "host:", ":9092", "host:port", "host:123456", "host :9092", "host:9092/x", ""})
+  @ValueSource(
+      strings = {
+        "localhost",
+        "host:",
+        ":9092",
+        "host:port",
+        "host:123456",
+        "host :9092",
+        "host:9092/x",
+        ""
+      })
   void brokerAddressNotInHostPortFormIsRejected(String address) {
     JsonNode doc = json(brokerDoc(address));
-    assertThat(fields(assertValidationFailure(() -> codec.read(doc, ResourceKind.BROKER, NO_IDENTITY))))
+    assertThat(
+            fields(
+                assertValidationFailure(() -> codec.read(doc, ResourceKind.BROKER, NO_IDENTITY))))
         .containsExactly("spec.address");
   }
 
@@ -329,15 +356,20 @@ class ResourceCodecTest {
   @ValueSource(strings = {"host:65536", "host:99999"})
   void brokerAddressWithPortAbove65535IsRejected(String address) {
     JsonNode doc = json(brokerDoc(address));
-    assertThat(fields(assertValidationFailure(() -> codec.read(doc, ResourceKind.BROKER, NO_IDENTITY))))
+    assertThat(
+            fields(
+                assertValidationFailure(() -> codec.read(doc, ResourceKind.BROKER, NO_IDENTITY))))
         .containsExactly("spec.address");
   }
 
   @Test
   void brokerWithoutAddressIsRejected() {
     JsonNode doc =
-        json("{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Broker\", \"metadata\": {\"name\": \"b1\"}, \"spec\": {}}");
-    assertThat(fields(assertValidationFailure(() -> codec.read(doc, ResourceKind.BROKER, NO_IDENTITY))))
+        json(
+            "{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Broker\", \"metadata\": {\"name\": \"b1\"}, \"spec\": {}}");
+    assertThat(
+            fields(
+                assertValidationFailure(() -> codec.read(doc, ResourceKind.BROKER, NO_IDENTITY))))
         .containsExactly("spec.address");
   }
 
@@ -356,7 +388,8 @@ class ResourceCodecTest {
     for (DocumentFormat format : DocumentFormat.values()) {
       byte[] written = codec.write(codec.toTree(resource), format);
       JsonNode parsed = codec.parse(written, format);
-      assertEquals(resource.withVersion(0), codec.read(parsed, resource.kind(), NO_IDENTITY), format.name());
+      assertEquals(
+          resource.withVersion(0), codec.read(parsed, resource.kind(), NO_IDENTITY), format.name());
     }
   }
 
@@ -389,7 +422,8 @@ class ResourceCodecTest {
         "a234567890123456789012345678901234567890123456789012345678901234" // 64 characters
       })
   void invalidStreamNameIsReportedOnMetadataName(String name) {
-    assertThat(streamErrors(doc -> metadata(doc).put("name", name))).containsExactly("metadata.name");
+    assertThat(streamErrors(doc -> metadata(doc).put("name", name)))
+        .containsExactly("metadata.name");
   }
 
   @Test
@@ -418,7 +452,8 @@ class ResourceCodecTest {
 
   @Test
   void wrongApiVersionIsRejected() {
-    assertThat(streamErrors(doc -> doc.put("apiVersion", "controlplane/v2"))).containsExactly("apiVersion");
+    assertThat(streamErrors(doc -> doc.put("apiVersion", "controlplane/v2")))
+        .containsExactly("apiVersion");
   }
 
   @Test
@@ -443,12 +478,14 @@ class ResourceCodecTest {
 
   @Test
   void unknownSpecFieldIsRejected() {
-    assertThat(streamErrors(doc -> spec(doc).put("partitions", 3))).containsExactly("spec.partitions");
+    assertThat(streamErrors(doc -> spec(doc).put("partitions", 3)))
+        .containsExactly("spec.partitions");
   }
 
   @Test
   void unknownMetadataFieldIsRejected() {
-    assertThat(streamErrors(doc -> metadata(doc).put("labels", "x"))).containsExactly("metadata.labels");
+    assertThat(streamErrors(doc -> metadata(doc).put("labels", "x")))
+        .containsExactly("metadata.labels");
   }
 
   @Test
@@ -468,7 +505,8 @@ class ResourceCodecTest {
 
   @Test
   void metadataNameContradictingThePathIsRejected() {
-    String doc = "{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Tenant\", \"metadata\": {\"name\": \"other\"}}";
+    String doc =
+        "{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Tenant\", \"metadata\": {\"name\": \"other\"}}";
     assertThat(tenantErrors(doc, Map.of("name", "acme"))).containsExactly("metadata.name");
   }
 
@@ -494,7 +532,8 @@ class ResourceCodecTest {
     for (int shards : new int[] {1, 1024}) {
       ObjectNode doc = (ObjectNode) json(STREAM_JSON);
       spec(doc).put("shards", shards);
-      assertEquals(shards, ((Stream) codec.read(doc, ResourceKind.STREAM, NO_IDENTITY)).spec().shards());
+      assertEquals(
+          shards, ((Stream) codec.read(doc, ResourceKind.STREAM, NO_IDENTITY)).spec().shards());
     }
   }
 
@@ -516,23 +555,28 @@ class ResourceCodecTest {
   @Test
   void yamlShardsQuotedAsStringAreRejected() {
     JsonNode doc = yaml(STREAM_YAML.replace("shards: 3", "shards: \"3\""));
-    assertThat(fields(assertValidationFailure(() -> codec.read(doc, ResourceKind.STREAM, NO_IDENTITY))))
+    assertThat(
+            fields(
+                assertValidationFailure(() -> codec.read(doc, ResourceKind.STREAM, NO_IDENTITY))))
         .containsExactly("spec.shards");
   }
 
   @Test
   void misspelledDurabilityIsRejected() {
-    assertThat(streamErrors(doc -> spec(doc).put("durability", "durablee"))).containsExactly("spec.durability");
+    assertThat(streamErrors(doc -> spec(doc).put("durability", "durablee")))
+        .containsExactly("spec.durability");
   }
 
   @Test
   void durabilityIsCaseSensitive() {
-    assertThat(streamErrors(doc -> spec(doc).put("durability", "DURABLE"))).containsExactly("spec.durability");
+    assertThat(streamErrors(doc -> spec(doc).put("durability", "DURABLE")))
+        .containsExactly("spec.durability");
   }
 
   @Test
   void unknownAckPolicyIsRejected() {
-    assertThat(streamErrors(doc -> spec(doc).put("ack_policy", "all"))).containsExactly("spec.ack_policy");
+    assertThat(streamErrors(doc -> spec(doc).put("ack_policy", "all")))
+        .containsExactly("spec.ack_policy");
   }
 
   @ParameterizedTest
@@ -562,7 +606,8 @@ class ResourceCodecTest {
 
   @Test
   void retentionThatIsNotAnObjectIsRejected() {
-    assertThat(streamErrors(doc -> spec(doc).put("retention", "7d"))).containsExactly("spec.retention");
+    assertThat(streamErrors(doc -> spec(doc).put("retention", "7d")))
+        .containsExactly("spec.retention");
   }
 
   @Test
@@ -589,7 +634,10 @@ class ResourceCodecTest {
              "metadata": {"tenant": "acme", "name": "orders"},
              "spec": {"quotas": {"max_streams": -1}}}
             """);
-    assertThat(fields(assertValidationFailure(() -> codec.read(doc, ResourceKind.NAMESPACE, NO_IDENTITY))))
+    assertThat(
+            fields(
+                assertValidationFailure(
+                    () -> codec.read(doc, ResourceKind.NAMESPACE, NO_IDENTITY))))
         .containsExactly("spec.quotas.max_streams");
   }
 
@@ -608,7 +656,9 @@ class ResourceCodecTest {
   void descriptionLongerThan1024CharactersIsRejected() {
     String doc =
         "{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Tenant\", \"metadata\": {\"name\": \"acme\"},"
-            + " \"spec\": {\"description\": \"" + "x".repeat(1025) + "\"}}";
+            + " \"spec\": {\"description\": \""
+            + "x".repeat(1025)
+            + "\"}}";
     assertThat(tenantErrors(doc, NO_IDENTITY)).containsExactly("spec.description");
   }
 
@@ -660,7 +710,10 @@ class ResourceCodecTest {
         assertValidationFailure(() -> codec.read(doc, ResourceKind.TENANT, Map.of("name", "acme")));
     assertThat(fields(e))
         .containsExactlyInAnyOrder(
-            "metadata.name", "spec.quotas.max_streams", "spec.quotas.max_publish_rate", "spec.owner");
+            "metadata.name",
+            "spec.quotas.max_streams",
+            "spec.quotas.max_publish_rate",
+            "spec.owner");
     assertThat(e).hasMessageContaining("4");
   }
 
@@ -675,7 +728,13 @@ class ResourceCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"kind: [Tenant\n", "a: b: c\n", "metadata:\n  name: x\n name: y\n", "\"unterminated\n"})
+  @ValueSource(
+      strings = {
+        "kind: [Tenant\n",
+        "a: b: c\n",
+        "metadata:\n  name: x\n name: y\n",
+        "\"unterminated\n"
+      })
   void malformedYamlIsAValidationErrorOnBody(String body) {
     ControlPlaneException e =
         assertValidationFailure(() -> codec.parse(body.getBytes(UTF_8), DocumentFormat.YAML));
@@ -684,26 +743,30 @@ class ResourceCodecTest {
 
   @Test
   void emptyJsonBodyIsAValidationErrorOnBody() {
-    ControlPlaneException e = assertValidationFailure(() -> codec.parse(new byte[0], DocumentFormat.JSON));
+    ControlPlaneException e =
+        assertValidationFailure(() -> codec.parse(new byte[0], DocumentFormat.JSON));
     assertThat(fields(e)).containsExactly("body");
   }
 
   @Test
   void emptyYamlBodyIsAValidationErrorOnBody() {
-    ControlPlaneException e = assertValidationFailure(() -> codec.parse(new byte[0], DocumentFormat.YAML));
+    ControlPlaneException e =
+        assertValidationFailure(() -> codec.parse(new byte[0], DocumentFormat.YAML));
     assertThat(fields(e)).containsExactly("body");
   }
 
   @Test
   void documentThatIsNotAnObjectIsAValidationErrorOnBody() {
     JsonNode doc = json("[1, 2]");
-    ControlPlaneException e = assertValidationFailure(() -> codec.read(doc, ResourceKind.TENANT, NO_IDENTITY));
+    ControlPlaneException e =
+        assertValidationFailure(() -> codec.read(doc, ResourceKind.TENANT, NO_IDENTITY));
     assertThat(fields(e)).containsExactly("body");
   }
 
   @Test
   void metadataThatIsNotAnObjectIsRejected() {
-    JsonNode doc = json("{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Tenant\", \"metadata\": \"acme\"}");
+    JsonNode doc =
+        json("{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Tenant\", \"metadata\": \"acme\"}");
     ControlPlaneException e =
         assertValidationFailure(() -> codec.read(doc, ResourceKind.TENANT, Map.of("name", "acme")));
     assertThat(fields(e)).containsExactly("metadata");
@@ -720,7 +783,10 @@ class ResourceCodecTest {
              "metadata": {"tenant": "acme", "namespace": "orders", "stream": "payments"},
              "spec": {"placements": [{"shard_id": 0, "leader": "b9", "replicas": ["b1", "b2"]}]}}
             """);
-    assertThat(fields(assertValidationFailure(() -> codec.read(doc, ResourceKind.SHARD_PLACEMENT, NO_IDENTITY))))
+    assertThat(
+            fields(
+                assertValidationFailure(
+                    () -> codec.read(doc, ResourceKind.SHARD_PLACEMENT, NO_IDENTITY))))
         .containsExactly("spec.placements[0].leader");
   }
 
@@ -733,7 +799,10 @@ class ResourceCodecTest {
              "metadata": {"tenant": "acme", "namespace": "orders", "stream": "payments"},
              "spec": {"placements": [{"shard_id": 0, "leader": "b1", "replicas": ["b1", "b1"]}]}}
             """);
-    assertThat(fields(assertValidationFailure(() -> codec.read(doc, ResourceKind.SHARD_PLACEMENT, NO_IDENTITY))))
+    assertThat(
+            fields(
+                assertValidationFailure(
+                    () -> codec.read(doc, ResourceKind.SHARD_PLACEMENT, NO_IDENTITY))))
         .containsExactly("spec.placements[0].replicas");
   }
 }

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class DurationValueTest {
 
@@ -52,8 +52,33 @@ class DurationValueTest {
   @ParameterizedTest(name = "[{index}] \"{0}\"")
   @ValueSource(
       strings = {
-        "7", "d", "ms", "", " ", "7 d", " 7d", "7d ", "-1s", "+1s", "1.5h", "1,5h", "7D", "7MS", "7S", "7H", "7W",
-        "7dd", "7days", "7sec", "1h30m", "7y", "7us", "7ns", "1e3s", "0x10s", "７d",
+        "7",
+        "d",
+        "ms",
+        "",
+        " ",
+        "7 d",
+        " 7d",
+        "7d ",
+        "-1s",
+        "+1s",
+        "1.5h",
+        "1,5h",
+        "7D",
+        "7MS",
+        "7S",
+        "7H",
+        "7W",
+        "7dd",
+        "7days",
+        "7sec",
+        "1h30m",
+        "7y",
+        "7us",
+        "7ns",
+        "1e3s",
+        "0x10s",
+        "７d",
         "1234567890123456ms", // 16 digits
         "999999999999999w", // overflows a long
         "15250284453w", // first week count that overflows
@@ -81,7 +106,8 @@ class DurationValueTest {
 
   @Test
   void ofRejectsAnInvalidDuration() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DurationValue.of("7days"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> DurationValue.of("7days"));
     assertThat(e).hasMessageContaining("7days");
   }
 }

@@ -43,8 +43,31 @@ class SizeValueTest {
   @ParameterizedTest(name = "[{index}] \"{0}\"")
   @ValueSource(
       strings = {
-        "10", "B", "GB", "", "1kb", "1kB", "1Kb", "1KIB", "1kib", "1Kib", "1b", "1iB", "1K", "1G", "1PB", "1PiB",
-        "10 GB", " 10GB", "10GB ", "-1B", "+1B", "1.5GB", "1,5GB", "10gb", "10GBs",
+        "10",
+        "B",
+        "GB",
+        "",
+        "1kb",
+        "1kB",
+        "1Kb",
+        "1KIB",
+        "1kib",
+        "1Kib",
+        "1b",
+        "1iB",
+        "1K",
+        "1G",
+        "1PB",
+        "1PiB",
+        "10 GB",
+        " 10GB",
+        "10GB ",
+        "-1B",
+        "+1B",
+        "1.5GB",
+        "1,5GB",
+        "10gb",
+        "10GBs",
         "1234567890123456B", // 16 digits
         "999999999999999TiB", // overflows a long
         "8388608TiB" // 2^23 TiB = 2^63 bytes: one past Long.MAX_VALUE

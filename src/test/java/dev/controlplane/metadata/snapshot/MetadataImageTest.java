@@ -27,7 +27,8 @@ class MetadataImageTest {
 
   /**
    * Generates a change log the way the change log writes it: each update one version after the
-   * previous one, {@code previous} null for a CREATE and the prior resource for an UPDATE or DELETE.
+   * previous one, {@code previous} null for a CREATE and the prior resource for an UPDATE or
+   * DELETE.
    */
   private static List<MetadataUpdate> randomLog(Random random, int length) {
     TreeMap<ResourceId, Resource> current = new TreeMap<>();
@@ -43,13 +44,15 @@ class MetadataImageTest {
       }
       if (update == null && !current.isEmpty() && dice < 75) {
         Resource prior = pick(random, current);
-        update = new MetadataUpdate(version, UpdateType.UPDATE, changed(prior, random, version), prior);
+        update =
+            new MetadataUpdate(version, UpdateType.UPDATE, changed(prior, random, version), prior);
       }
       if (update == null && !current.isEmpty()) {
         Resource prior = pick(random, current);
         update = new MetadataUpdate(version, UpdateType.DELETE, prior, prior);
       }
-      if (update == null) { // empty and the generated name clashed: cannot happen, but keep versions dense
+      if (update
+          == null) { // empty and the generated name clashed: cannot happen, but keep versions dense
         Resource created = newResource(random, version);
         update = new MetadataUpdate(version, UpdateType.CREATE, created, null);
       }
@@ -72,29 +75,45 @@ class MetadataImageTest {
     String name = NAMES[random.nextInt(NAMES.length)];
     return switch (random.nextInt(3)) {
       case 0 -> new Tenant(name, "t" + version, null, null, version);
-      case 1 -> new Namespace(NAMES[random.nextInt(NAMES.length)], name, "n" + version, null, version);
+      case 1 ->
+          new Namespace(NAMES[random.nextInt(NAMES.length)], name, "n" + version, null, version);
       default ->
-          new Broker(name, "h" + version + ":1", "r", "z" + random.nextInt(3), null, Broker.Status.ACTIVE, version);
+          new Broker(
+              name,
+              "h" + version + ":1",
+              "r",
+              "z" + random.nextInt(3),
+              null,
+              Broker.Status.ACTIVE,
+              version);
     };
   }
 
   private static Resource changed(Resource prior, Random random, long version) {
     if (prior instanceof Tenant t) {
-      return new Tenant(t.name(), "t" + version, new Tenant.TenantQuotas((long) random.nextInt(10), null, null), null, version);
+      return new Tenant(
+          t.name(),
+          "t" + version,
+          new Tenant.TenantQuotas((long) random.nextInt(10), null, null),
+          null,
+          version);
     }
     if (prior instanceof Namespace n) {
       return new Namespace(n.tenant(), n.name(), "n" + version, null, version);
     }
     Broker b = (Broker) prior;
     Broker.Status status = Broker.Status.values()[random.nextInt(Broker.Status.values().length)];
-    return new Broker(b.name(), "h" + version + ":1", b.region(), b.availabilityZone(), null, status, version);
+    return new Broker(
+        b.name(), "h" + version + ":1", b.region(), b.availabilityZone(), null, status, version);
   }
 
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {1, 2, 3, 42, 1234, 987654321})
   void undoingTheLogNewestFirstRevisitsEveryReplayedVersion(long seed) {
     List<MetadataUpdate> log = randomLog(new Random(seed), 300);
-    assertThat(log).extracting(MetadataUpdate::type).contains(UpdateType.CREATE, UpdateType.UPDATE, UpdateType.DELETE);
+    assertThat(log)
+        .extracting(MetadataUpdate::type)
+        .contains(UpdateType.CREATE, UpdateType.UPDATE, UpdateType.DELETE);
 
     MetadataImage image = MetadataImage.empty();
     List<Map<ResourceId, Resource>> recorded = new ArrayList<>();
@@ -160,7 +179,9 @@ class MetadataImageTest {
   void replayRejectsAnUpdateThatSkipsAVersion() {
     MetadataImage image = MetadataImage.empty();
     Tenant t = new Tenant("acme", null, null, null, 2);
-    assertThrows(IllegalStateException.class, () -> image.replay(new MetadataUpdate(2, UpdateType.CREATE, t, null)));
+    assertThrows(
+        IllegalStateException.class,
+        () -> image.replay(new MetadataUpdate(2, UpdateType.CREATE, t, null)));
     assertEquals(0, image.version());
     assertThat(image.asMap()).isEmpty();
   }
@@ -170,8 +191,12 @@ class MetadataImageTest {
     Tenant t = new Tenant("acme", null, null, null, 5);
     MetadataImage image = new MetadataImage(5, List.of(t));
     Tenant other = new Tenant("globex", null, null, null, 5);
-    assertThrows(IllegalStateException.class, () -> image.replay(new MetadataUpdate(5, UpdateType.CREATE, other, null)));
-    assertThrows(IllegalStateException.class, () -> image.replay(new MetadataUpdate(4, UpdateType.CREATE, other, null)));
+    assertThrows(
+        IllegalStateException.class,
+        () -> image.replay(new MetadataUpdate(5, UpdateType.CREATE, other, null)));
+    assertThrows(
+        IllegalStateException.class,
+        () -> image.replay(new MetadataUpdate(4, UpdateType.CREATE, other, null)));
     assertEquals(5, image.version());
     assertThat(image.asMap()).containsOnlyKeys(t.id());
   }
@@ -180,7 +205,9 @@ class MetadataImageTest {
   void undoRejectsAnUpdateThatDidNotProduceTheCurrentVersion() {
     Tenant t = new Tenant("acme", null, null, null, 5);
     MetadataImage image = new MetadataImage(5, List.of(t));
-    assertThrows(IllegalStateException.class, () -> image.undo(new MetadataUpdate(4, UpdateType.CREATE, t, null)));
+    assertThrows(
+        IllegalStateException.class,
+        () -> image.undo(new MetadataUpdate(4, UpdateType.CREATE, t, null)));
     assertEquals(5, image.version());
     assertThat(image.asMap()).containsOnlyKeys(t.id());
   }
@@ -204,12 +231,17 @@ class MetadataImageTest {
 
     List<Resource> tenants = image.ofKind(ResourceKind.TENANT);
     assertThat(tenants).allSatisfy(r -> assertThat(r).isInstanceOf(Tenant.class));
-    assertThat(tenants).extracting(Resource::key).containsExactly("0", "a", "a-1", "a.2", "b", "m_x");
+    assertThat(tenants)
+        .extracting(Resource::key)
+        .containsExactly("0", "a", "a-1", "a.2", "b", "m_x");
     assertThat(image.ofKind(ResourceKind.NAMESPACE))
         .extracting(Resource::key)
         .containsExactly("a/alpha", "a/zeta", "b/orders");
-    assertThat(image.ofKind(ResourceKind.BROKER)).extracting(Resource::key).containsExactly("0", "a");
-    assertThat(image.ofKind(ResourceKind.BROKER)).allSatisfy(r -> assertThat(r).isInstanceOf(Broker.class));
+    assertThat(image.ofKind(ResourceKind.BROKER))
+        .extracting(Resource::key)
+        .containsExactly("0", "a");
+    assertThat(image.ofKind(ResourceKind.BROKER))
+        .allSatisfy(r -> assertThat(r).isInstanceOf(Broker.class));
     assertThat(image.ofKind(ResourceKind.STREAM)).isEmpty();
     assertThat(image.ofKind(ResourceKind.SHARD_PLACEMENT)).isEmpty();
   }
