@@ -7,4 +7,7 @@ ALTER TABLE cluster_state
     ADD COLUMN leader_raft_term  bigint NOT NULL DEFAULT 0 CHECK (leader_raft_term >= 0),
     -- Advertised HTTP base URL (http://host:port) and gRPC address (host:port) of leader_node.
     ADD COLUMN leader_http       text,
-    ADD COLUMN leader_grpc       text;
+    ADD COLUMN leader_grpc       text,
+    -- The leader renews this every second while it leads. A claim from an older Raft term is still
+    -- accepted once it is stale, so a cluster whose Raft data was wiped (terms restarted) recovers.
+    ADD COLUMN leader_seen_at    timestamptz;

@@ -24,9 +24,10 @@ import org.jgroups.raft.util.Utils;
  * its own, {@link #term()} is empty again; a paused leader that has not noticed yet is still
  * stopped by the term check of every write transaction.
  *
- * <p>If Raft keeps this node leader but the claim is refused for {@link #FORCE_AFTER} (the Raft
- * data directories were wiped, so Raft terms restarted below the recorded one), the claim is made
- * unconditionally.
+ * <p>While it leads, the node renews a lease in the row every second. A claim from an older Raft
+ * term is accepted once that lease is {@link #STALE_AFTER} old: that happens when the Raft data
+ * directories were wiped (Raft terms restarted below the recorded one), and never while a leader
+ * of a later Raft term is alive, so two leaders never take the term from each other back and forth.
  */
 public final class RaftLeadership implements Leadership {
 
@@ -34,7 +35,7 @@ public final class RaftLeadership implements Leadership {
   private static final long TICK_MILLIS = 50;
   private static final long RETRY_MILLIS = 500;
   private static final long REFRESH_MILLIS = 1000;
-  static final Duration FORCE_AFTER = Duration.ofSeconds(15);
+  static final Duration STALE_AFTER = Duration.ofSeconds(15);
 
   private final String nodeId;
   private final String httpUrl;
@@ -56,17 +57,15 @@ public final class RaftLeadership implements Leadership {
   private long nextClaimAt;
   private long nextRefreshAt;
   private long refusedRaftTerm = -1;
-  private long refusedSince;
 
-  public RaftLeadership(ClusterSettings settings, TermStore terms, LeadershipEvents events)
-      throws Exception {
+  public RaftLeadership(
+      ClusterSettings settings, TermStore terms, LeadershipEvents events) throws Exception {
     this.nodeId = settings.nodeId();
     this.httpUrl = settings.httpUrl();
     this.grpcAddress = settings.grpcAddress();
     this.terms = terms;
     this.events = events;
-    this.raft =
-        RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
+    this.raft = RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
     raft.addRoleListener(this::roleChanged);
     raft.channel()
         .setReceiver(
@@ -129,13 +128,7 @@ public final class RaftLeadership implements Leadership {
       leader = known;
       nextRefreshAt = 0;
       events.leaderChanged(known);
-      LOG.info(
-          "node "
-              + nodeId
-              + ": Raft leader is "
-              + (known == null ? "unknown" : known)
-              + " in Raft term "
-              + raftTerm);
+      LOG.info("node " + nodeId + ": Raft leader is " + (known == null ? "unknown" : known) + " in Raft term " + raftTerm);
     }
     if (!raftLeads) {
       stepDown("not the Raft leader");
@@ -148,9 +141,8 @@ public final class RaftLeadership implements Leadership {
   }
 
   private void claim(long raftTerm, long now) {
-    boolean force = refusedRaftTerm == raftTerm && now - refusedSince >= FORCE_AFTER.toMillis();
     try {
-      Optional<Long> claimed = terms.claim(nodeId, raftTerm, httpUrl, grpcAddress, force);
+      Optional<Long> claimed = terms.claim(nodeId, raftTerm, httpUrl, grpcAddress, false, STALE_AFTER);
       if (claimed.isEmpty()) {
         refused(raftTerm, now);
         return;
@@ -165,40 +157,21 @@ public final class RaftLeadership implements Leadership {
       }
       if (term == claimed.get()) {
         events.termWon(term);
-        LOG.info(
-            "node "
-                + nodeId
-                + " leads in term "
-                + term
-                + " (Raft term "
-                + raftTerm
-                + (force ? ", forced" : "")
-                + ")");
+        LOG.info("node " + nodeId + " leads in term " + term + " (Raft term " + raftTerm + ")");
       }
       nextRefreshAt = 0;
     } catch (SQLException e) {
       nextClaimAt = now + RETRY_MILLIS;
-      LOG.warning(
-          "node "
-              + nodeId
-              + " won Raft term "
-              + raftTerm
-              + " but cannot record it yet: "
-              + e.getMessage());
+      LOG.warning("node " + nodeId + " won Raft term " + raftTerm + " but cannot record it yet: " + e.getMessage());
     }
   }
 
   private void refused(long raftTerm, long now) {
     if (refusedRaftTerm != raftTerm) {
       refusedRaftTerm = raftTerm;
-      refusedSince = now;
       LOG.warning(
-          "node "
-              + nodeId
-              + " is Raft leader in Raft term "
-              + raftTerm
-              + " but a later Raft term is recorded; waiting to be deposed, or claiming anyway after "
-              + FORCE_AFTER);
+          "node " + nodeId + " is Raft leader in Raft term " + raftTerm + " but a leader of a later Raft term holds"
+              + " the fencing term; waiting to be deposed, or for that leader's lease to be " + STALE_AFTER + " old");
     }
     nextClaimAt = now + RETRY_MILLIS;
   }
@@ -206,17 +179,12 @@ public final class RaftLeadership implements Leadership {
   /** Rereads the recorded leader: followers name it, and a leader learns it was superseded. */
   private void refresh(long now) {
     try {
+      long mine = term;
+      boolean renewed = mine != 0 && terms.renew(mine);
       LeaderRecord current = terms.read();
       recorded = current;
-      long mine = term;
-      if (mine != 0 && current.term() != mine) {
-        stepDown(
-            "term "
-                + mine
-                + " was superseded by term "
-                + current.term()
-                + " of "
-                + current.nodeId());
+      if (mine != 0 && !renewed) {
+        stepDown("term " + mine + " was superseded by term " + current.term() + " of " + current.nodeId());
       }
       boolean settled = leader != null && leader.equals(current.nodeId());
       nextRefreshAt = now + (settled ? REFRESH_MILLIS : 4 * TICK_MILLIS);

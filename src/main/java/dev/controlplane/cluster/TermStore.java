@@ -16,7 +16,7 @@ public final class TermStore {
 
   private static final String CLAIM =
       "UPDATE cluster_state SET leader_term = leader_term + 1, leader_node = ?, leader_since = now(),"
-          + " leader_raft_term = ?, leader_http = ?, leader_grpc = ? WHERE id = 1";
+          + " leader_raft_term = ?, leader_http = ?, leader_grpc = ?, leader_seen_at = now() WHERE id = 1";
   private static final String RETURNING = " RETURNING leader_term";
 
   private final DataSource dataSource;
@@ -27,13 +27,20 @@ public final class TermStore {
 
   /**
    * Records a new term for this node, one above every term recorded before, and returns it. From
-   * the moment this commits, writes by holders of older terms fail. With {@code raftTerm > 0} the
-   * claim succeeds only if no leader of a later Raft term has claimed already (empty otherwise),
-   * unless {@code force}.
+   * the moment this commits, writes by holders of older terms fail. Unless {@code force}, the claim
+   * succeeds only if no leader of a later Raft term holds the term, or if that leader has not renewed
+   * it for {@code staleAfter} (empty otherwise).
    */
-  public Optional<Long> claim(String nodeId, long raftTerm, String http, String grpc, boolean force)
+  public Optional<Long> claim(
+      String nodeId, long raftTerm, String http, String grpc, boolean force, java.time.Duration staleAfter)
       throws SQLException {
-    String sql = CLAIM + (force ? "" : " AND leader_raft_term <= ?") + RETURNING;
+    String sql =
+        CLAIM
+            + (force
+                ? ""
+                : " AND (leader_raft_term <= ? OR leader_seen_at IS NULL"
+                    + " OR leader_seen_at < now() - make_interval(secs => ?))")
+            + RETURNING;
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {
       c.setAutoCommit(true);
@@ -44,10 +51,23 @@ public final class TermStore {
       ps.setString(4, grpc);
       if (!force) {
         ps.setLong(5, raftTerm);
+        ps.setDouble(6, staleAfter.toMillis() / 1000.0);
       }
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
       }
+    }
+  }
+
+  /** Renews the lease of term {@code term}; false when another term is recorded now. */
+  public boolean renew(long term) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("UPDATE cluster_state SET leader_seen_at = now() WHERE id = 1 AND leader_term = ?")) {
+      c.setAutoCommit(true);
+      ps.setQueryTimeout(5);
+      ps.setLong(1, term);
+      return ps.executeUpdate() == 1;
     }
   }
 
