@@ -26,8 +26,8 @@ import org.jgroups.raft.util.Utils;
  *
  * <p>While it leads, the node renews a lease in the row every second. A claim from an older Raft
  * term is accepted once that lease is {@link #STALE_AFTER} old: that happens when the Raft data
- * directories were wiped (Raft terms restarted below the recorded one), and never while a leader
- * of a later Raft term is alive, so two leaders never take the term from each other back and forth.
+ * directories were wiped (Raft terms restarted below the recorded one), and never while a leader of
+ * a later Raft term is alive, so two leaders never take the term from each other back and forth.
  */
 public final class RaftLeadership implements Leadership {
 
@@ -58,14 +58,15 @@ public final class RaftLeadership implements Leadership {
   private long nextRefreshAt;
   private long refusedRaftTerm = -1;
 
-  public RaftLeadership(
-      ClusterSettings settings, TermStore terms, LeadershipEvents events) throws Exception {
+  public RaftLeadership(ClusterSettings settings, TermStore terms, LeadershipEvents events)
+      throws Exception {
     this.nodeId = settings.nodeId();
     this.httpUrl = settings.httpUrl();
     this.grpcAddress = settings.grpcAddress();
     this.terms = terms;
     this.events = events;
-    this.raft = RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
+    this.raft =
+        RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
     raft.addRoleListener(this::roleChanged);
     raft.channel()
         .setReceiver(
@@ -128,7 +129,13 @@ public final class RaftLeadership implements Leadership {
       leader = known;
       nextRefreshAt = 0;
       events.leaderChanged(known);
-      LOG.info("node " + nodeId + ": Raft leader is " + (known == null ? "unknown" : known) + " in Raft term " + raftTerm);
+      LOG.info(
+          "node "
+              + nodeId
+              + ": Raft leader is "
+              + (known == null ? "unknown" : known)
+              + " in Raft term "
+              + raftTerm);
     }
     if (!raftLeads) {
       stepDown("not the Raft leader");
@@ -142,7 +149,8 @@ public final class RaftLeadership implements Leadership {
 
   private void claim(long raftTerm, long now) {
     try {
-      Optional<Long> claimed = terms.claim(nodeId, raftTerm, httpUrl, grpcAddress, false, STALE_AFTER);
+      Optional<Long> claimed =
+          terms.claim(nodeId, raftTerm, httpUrl, grpcAddress, false, STALE_AFTER);
       if (claimed.isEmpty()) {
         refused(raftTerm, now);
         return;
@@ -162,7 +170,13 @@ public final class RaftLeadership implements Leadership {
       nextRefreshAt = 0;
     } catch (SQLException e) {
       nextClaimAt = now + RETRY_MILLIS;
-      LOG.warning("node " + nodeId + " won Raft term " + raftTerm + " but cannot record it yet: " + e.getMessage());
+      LOG.warning(
+          "node "
+              + nodeId
+              + " won Raft term "
+              + raftTerm
+              + " but cannot record it yet: "
+              + e.getMessage());
     }
   }
 
@@ -170,8 +184,14 @@ public final class RaftLeadership implements Leadership {
     if (refusedRaftTerm != raftTerm) {
       refusedRaftTerm = raftTerm;
       LOG.warning(
-          "node " + nodeId + " is Raft leader in Raft term " + raftTerm + " but a leader of a later Raft term holds"
-              + " the fencing term; waiting to be deposed, or for that leader's lease to be " + STALE_AFTER + " old");
+          "node "
+              + nodeId
+              + " is Raft leader in Raft term "
+              + raftTerm
+              + " but a leader of a later Raft term holds"
+              + " the fencing term; waiting to be deposed, or for that leader's lease to be "
+              + STALE_AFTER
+              + " old");
     }
     nextClaimAt = now + RETRY_MILLIS;
   }
@@ -184,7 +204,13 @@ public final class RaftLeadership implements Leadership {
       LeaderRecord current = terms.read();
       recorded = current;
       if (mine != 0 && !renewed) {
-        stepDown("term " + mine + " was superseded by term " + current.term() + " of " + current.nodeId());
+        stepDown(
+            "term "
+                + mine
+                + " was superseded by term "
+                + current.term()
+                + " of "
+                + current.nodeId());
       }
       boolean settled = leader != null && leader.equals(current.nodeId());
       nextRefreshAt = now + (settled ? REFRESH_MILLIS : 4 * TICK_MILLIS);

@@ -25,7 +25,8 @@ public final class SingleNodeLeadership implements Leadership {
 
   /** Claims the next term for this node (Raft term 0: any Raft leader may supersede it). */
   public void lead(TermStore terms) throws java.sql.SQLException {
-    long claimed = terms.claim(nodeId, 0, httpUrl, grpcAddress, true, java.time.Duration.ZERO).orElseThrow();
+    long claimed =
+        terms.claim(nodeId, 0, httpUrl, grpcAddress, true, java.time.Duration.ZERO).orElseThrow();
     this.since = Instant.now();
     this.term = claimed;
   }

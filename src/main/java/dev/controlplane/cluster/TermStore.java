@@ -28,11 +28,16 @@ public final class TermStore {
   /**
    * Records a new term for this node, one above every term recorded before, and returns it. From
    * the moment this commits, writes by holders of older terms fail. Unless {@code force}, the claim
-   * succeeds only if no leader of a later Raft term holds the term, or if that leader has not renewed
-   * it for {@code staleAfter} (empty otherwise).
+   * succeeds only if no leader of a later Raft term holds the term, or if that leader has not
+   * renewed it for {@code staleAfter} (empty otherwise).
    */
   public Optional<Long> claim(
-      String nodeId, long raftTerm, String http, String grpc, boolean force, java.time.Duration staleAfter)
+      String nodeId,
+      long raftTerm,
+      String http,
+      String grpc,
+      boolean force,
+      java.time.Duration staleAfter)
       throws SQLException {
     String sql =
         CLAIM
@@ -63,7 +68,8 @@ public final class TermStore {
   public boolean renew(long term) throws SQLException {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps =
-            c.prepareStatement("UPDATE cluster_state SET leader_seen_at = now() WHERE id = 1 AND leader_term = ?")) {
+            c.prepareStatement(
+                "UPDATE cluster_state SET leader_seen_at = now() WHERE id = 1 AND leader_term = ?")) {
       c.setAutoCommit(true);
       ps.setQueryTimeout(5);
       ps.setLong(1, term);
