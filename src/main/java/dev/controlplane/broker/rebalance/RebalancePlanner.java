@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -44,18 +45,18 @@ public final class RebalancePlanner {
       throw new ControlPlaneException(
           ErrorCode.FAILED_PRECONDITION, "no active broker to place shards on");
     }
-    boolean keepZones = strategy == Strategy.LOCALITY_AWARE;
+    boolean localityFirst = strategy == Strategy.LOCALITY_AWARE;
     evacuate(layout);
-    if (strategy == Strategy.LOCALITY_AWARE) {
-      spreadOver(layout, false);
-      spreadOver(layout, true);
+    if (localityFirst) {
+      spreadOverZones(layout);
+      spreadOverRegions(layout);
     }
     if (strategy == Strategy.BALANCED) {
       spreadStreams(layout);
     }
-    evenReplicas(layout, keepZones);
+    evenReplicas(layout, localityFirst);
     // Minimal movement balances leaderships by transfers only: a swap would move data.
-    evenLeaders(layout, strategy != Strategy.MINIMIZE_MOVEMENT, keepZones);
+    evenLeaders(layout, strategy != Strategy.MINIMIZE_MOVEMENT, localityFirst);
     List<PlannedMove> moves = layout.moves();
     Set<StreamRef> changed = new HashSet<>();
     moves.forEach(m -> changed.add(m.stream()));
@@ -79,47 +80,74 @@ public final class RebalancePlanner {
    * The least loaded broker that can take the slot, preferring a zone the slot's other replicas do
    * not use.
    */
-  private static java.util.Optional<String> bestReceiver(
-      ClusterLayout layout, ShardSlot slot, String from) {
-    Set<String> usedZones = layout.zonesOfOthers(slot, from, false);
+  private static Optional<String> bestReceiver(ClusterLayout layout, ShardSlot slot, String from) {
     return layout.targets().stream()
         .map(Broker::name)
         .filter(b -> layout.canReceive(slot, b))
         .min(
             Comparator.<String>comparingInt(
-                    b -> usedZones.contains(layout.broker(b).availabilityZone()) ? 1 : 0)
+                    b -> layout.zoneUsedByOthers(slot, from, layout.zone(b)) ? 1 : 0)
                 .thenComparingInt(layout::replicasOn)
                 .thenComparing(b -> b));
   }
 
   /**
-   * Moves replicas that share a zone (or a region) with another replica of their shard to a zone
-   * (region) the shard does not use yet, while such a broker has room.
+   * Moves each replica that shares a zone with another replica of its shard to the least loaded
+   * broker of a zone the shard does not use, while one has room. Zones come before even load: a
+   * shard spread over zones survives the loss of one.
    */
-  private static void spreadOver(ClusterLayout layout, boolean regions) {
+  private static void spreadOverZones(ClusterLayout layout) {
     for (ShardSlot slot : layout.slots()) {
       if (!slot.movable) {
         continue;
       }
       for (String replica : new ArrayList<>(slot.replicas)) {
-        String place = place(layout, replica, regions);
-        Set<String> others = layout.zonesOfOthers(slot, replica, regions);
-        if (!others.contains(place)) {
+        if (!layout.zoneUsedByOthers(slot, replica, layout.zone(replica))) {
           continue;
         }
         layout.targets().stream()
             .map(Broker::name)
             .filter(b -> layout.canReceive(slot, b))
-            .filter(b -> !others.contains(place(layout, b, regions)))
+            .filter(b -> !layout.zoneUsedByOthers(slot, replica, layout.zone(b)))
+            .min(
+                Comparator.<String>comparingInt(
+                        b -> layout.regionUsedByOthers(slot, replica, layout.region(b)) ? 1 : 0)
+                    .thenComparingInt(layout::replicasOn)
+                    .thenComparing(b -> b))
+            .ifPresent(to -> layout.moveReplica(slot, replica, to));
+      }
+    }
+  }
+
+  /**
+   * Moves each replica that shares a region with another replica of its shard to a region the shard
+   * does not use, without giving up a zone, and only to a broker below the average load: a region
+   * with few brokers would otherwise receive a replica of every shard.
+   */
+  private static void spreadOverRegions(ClusterLayout layout) {
+    int ceiling = ceilingAverage(layout);
+    for (ShardSlot slot : layout.slots()) {
+      if (!slot.movable) {
+        continue;
+      }
+      for (String replica : new ArrayList<>(slot.replicas)) {
+        if (!layout.regionUsedByOthers(slot, replica, layout.region(replica))) {
+          continue;
+        }
+        layout.targets().stream()
+            .map(Broker::name)
+            .filter(b -> layout.replicasOn(b) < ceiling && layout.canReceive(slot, b))
+            .filter(b -> !layout.regionUsedByOthers(slot, replica, layout.region(b)))
+            .filter(b -> layout.keepsLocality(slot, replica, b))
             .min(Comparator.<String>comparingInt(layout::replicasOn).thenComparing(b -> b))
             .ifPresent(to -> layout.moveReplica(slot, replica, to));
       }
     }
   }
 
-  private static String place(ClusterLayout layout, String broker, boolean regions) {
-    Broker b = layout.broker(broker);
-    return b == null ? "" : regions ? b.region() : b.availabilityZone();
+  private static int ceilingAverage(ClusterLayout layout) {
+    int brokers = layout.targets().size();
+    return (layout.totalReplicas() + brokers - 1) / brokers;
   }
 
   /**
@@ -144,7 +172,11 @@ public final class RebalancePlanner {
           layout.targets().stream()
               .map(Broker::name)
               .filter(b -> layout.canReceive(slot, b) && perBroker.getOrDefault(b, 0) < cap)
-              .min(Comparator.<String>comparingInt(layout::replicasOn).thenComparing(b -> b))
+              .min(
+                  Comparator.<String>comparingInt(
+                          b -> layout.keepsLocality(slot, replica, b) ? 0 : 1)
+                      .thenComparingInt(layout::replicasOn)
+                      .thenComparing(b -> b))
               .ifPresent(
                   to -> {
                     layout.moveReplica(slot, replica, to);
@@ -159,13 +191,14 @@ public final class RebalancePlanner {
   /**
    * Moves one replica at a time from the most loaded active broker to the least loaded one until
    * they differ by at most one: every move closes the gap by two, so no plan reaches that state
-   * with fewer moves. With {@code keepZones}, a move never puts two replicas of a shard in one
-   * zone.
+   * with fewer moves. A move that keeps the shard's zones and regions is preferred; with {@code
+   * localityFirst} it is the only kind allowed.
    */
-  private static void evenReplicas(ClusterLayout layout, boolean keepZones) {
+  private static void evenReplicas(ClusterLayout layout, boolean localityFirst) {
     Set<String> stuck = new HashSet<>();
+    List<String> targets = layout.targets().stream().map(Broker::name).toList();
+    int floor = targets.stream().mapToInt(layout::replicasOn).sum() / targets.size();
     while (true) {
-      List<String> targets = layout.targets().stream().map(Broker::name).toList();
       String over =
           targets.stream()
               .filter(b -> !stuck.contains(b))
@@ -181,97 +214,105 @@ public final class RebalancePlanner {
           || layout.replicasOn(over) - layout.replicasOn(under) <= 1) {
         return;
       }
-      if (!moveOne(layout, over, targets, keepZones)) {
+      if (!moveOne(layout, over, targets, floor, localityFirst)) {
         stuck.add(over);
       }
     }
   }
 
   /**
-   * Moves one replica off {@code over} to the least loaded broker that can take one; false if none
-   * can. When {@code over} also leads more than the receiver, a shard it leads goes first, so that
+   * Moves one replica off {@code over} to a broker that can take one; false if none can.
+   *
+   * <p>Every receiver below {@code floor} (the average rounded down) is as good as any other for
+   * the move count, and so is every receiver at it once none is below; a fuller one could end above
+   * the average and cost a move more. Within that tier a receiver in {@code over}'s zone and region
+   * comes first, as any shard can move there without losing a zone or region. A move that keeps the
+   * shard's zones and regions is preferred; with {@code localityFirst} it is the only kind allowed.
+   * When {@code over} also leads more than the receiver, a shard it leads goes first, so that
    * evening out replicas evens out leaderships too (a single-replica shard's leadership can move no
    * other way).
    */
   private static boolean moveOne(
-      ClusterLayout layout, String over, List<String> targets, boolean keepZones) {
+      ClusterLayout layout, String over, List<String> targets, int floor, boolean localityFirst) {
     int overLoad = layout.replicasOn(over);
+    String zone = layout.zone(over);
+    String region = layout.region(over);
     List<String> receivers =
         targets.stream()
             .filter(b -> layout.hasRoom(b) && layout.replicasOn(b) + 1 < overLoad)
-            .sorted(Comparator.<String>comparingInt(layout::replicasOn).thenComparing(b -> b))
+            .sorted(
+                Comparator.<String>comparingInt(b -> layout.replicasOn(b) < floor ? 0 : 1)
+                    .thenComparingInt(b -> layout.zone(b).equals(zone) ? 0 : 1)
+                    .thenComparingInt(b -> layout.region(b).equals(region) ? 0 : 1)
+                    .thenComparingInt(layout::replicasOn)
+                    .thenComparing(b -> b))
             .toList();
     for (String to : receivers) {
       boolean preferLed = layout.leadersOn(over) > layout.leadersOn(to) + 1;
+      ShardSlot fallback = null;
       for (boolean led : new boolean[] {preferLed, !preferLed}) {
         for (ShardSlot slot : layout.slotsOn(over)) {
-          if (slot.leader.equals(over) == led && fits(layout, slot, over, to, keepZones)) {
+          if (slot.leader.equals(over) != led || !fits(layout, slot, over, to, false)) {
+            continue;
+          }
+          if (layout.keepsLocality(slot, over, to)) {
             layout.moveReplica(slot, over, to);
             return true;
           }
+          if (fallback == null) {
+            fallback = slot;
+          }
         }
+      }
+      if (fallback != null && !localityFirst) {
+        layout.moveReplica(fallback, over, to);
+        return true;
       }
     }
     return false;
   }
 
   private static boolean fits(
-      ClusterLayout layout, ShardSlot slot, String from, String to, boolean keepZones) {
-    if (!slot.movable || slot.hasReplicaOn(to)) {
-      return false;
-    }
-    return !keepZones
-        || place(layout, to, false).equals(place(layout, from, false))
-        || !layout.zonesOfOthers(slot, from, false).contains(place(layout, to, false));
+      ClusterLayout layout, ShardSlot slot, String from, String to, boolean keepLocality) {
+    return slot.movable
+        && !slot.hasReplicaOn(to)
+        && (!keepLocality || layout.keepsLocality(slot, from, to));
   }
 
   /**
-   * Hands leaderships from the broker leading most to the replica leading least, until within one.
+   * Lowers the broker leading most, one leadership at a time, until every active broker leads
+   * within one of every other: by handing leaderships along a chain of shared shards (no data
+   * moves), or, with {@code allowSwaps}, by swapping a single-replica shard for one it does not
+   * lead.
    */
-  private static void evenLeaders(ClusterLayout layout, boolean allowSwaps, boolean keepZones) {
+  private static void evenLeaders(ClusterLayout layout, boolean allowSwaps, boolean localityFirst) {
     Set<String> stuck = new HashSet<>();
+    List<String> targets = layout.targets().stream().map(Broker::name).toList();
     while (true) {
-      List<String> targets = layout.targets().stream().map(Broker::name).toList();
       String over =
           targets.stream()
               .filter(b -> !stuck.contains(b))
-              .max(Comparator.comparingInt(layout::leadersOn))
+              .max(Comparator.<String>comparingInt(layout::leadersOn))
               .orElse(null);
       int min = targets.stream().mapToInt(layout::leadersOn).min().orElse(0);
       if (over == null || layout.leadersOn(over) - min <= 1) {
         return;
       }
-      if (!handOverOne(layout, over) && !(allowSwaps && swapSoleReplica(layout, over, keepZones))) {
+      if (!handOverAlongPath(layout, over)
+          && !(allowSwaps && swapSoleReplica(layout, over, localityFirst))) {
         stuck.add(over);
       }
     }
   }
 
-  private static boolean handOverOne(ClusterLayout layout, String over) {
-    int overLeads = layout.leadersOn(over);
-    ShardSlot bestSlot = null;
-    String bestTo = null;
-    for (ShardSlot slot : layout.slotsOn(over)) {
-      if (!slot.movable || !slot.leader.equals(over)) {
-        continue;
-      }
-      for (String r : slot.replicas) {
-        Broker b = layout.broker(r);
-        if (!r.equals(over)
-            && b != null
-            && b.status() == Broker.Status.ACTIVE
-            && layout.leadersOn(r) + 1 < overLeads
-            && (bestTo == null || layout.leadersOn(r) < layout.leadersOn(bestTo))) {
-          bestSlot = slot;
-          bestTo = r;
-        }
-      }
+  private static boolean handOverAlongPath(ClusterLayout layout, String over) {
+    List<String> path = layout.leadershipPath(over, layout.leadersOn(over) - 2);
+    for (int i = 1; i < path.size(); i++) {
+      String from = path.get(i - 1);
+      String to = path.get(i);
+      layout.transferLeadership(layout.ledShardSharedWith(from, to), to);
     }
-    if (bestSlot == null) {
-      return false;
-    }
-    layout.transferLeadership(bestSlot, bestTo);
-    return true;
+    return !path.isEmpty();
   }
 
   /**
@@ -279,7 +320,7 @@ public final class RebalancePlanner {
    * over} to the broker leading least, and a shard {@code over} does not lead back, so replica
    * counts stay as they were.
    */
-  private static boolean swapSoleReplica(ClusterLayout layout, String over, boolean keepZones) {
+  private static boolean swapSoleReplica(ClusterLayout layout, String over, boolean localityFirst) {
     List<String> lighter =
         layout.targets().stream()
             .map(Broker::name)
@@ -294,7 +335,7 @@ public final class RebalancePlanner {
               .orElse(null);
       ShardSlot back =
           layout.slotsOn(to).stream()
-              .filter(s -> !s.leader.equals(to) && fits(layout, s, to, over, keepZones))
+              .filter(s -> !s.leader.equals(to) && fits(layout, s, to, over, localityFirst))
               .findFirst()
               .orElse(null);
       if (sole != null && back != null) {

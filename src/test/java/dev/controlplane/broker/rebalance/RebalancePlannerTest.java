@@ -224,6 +224,122 @@ class RebalancePlannerTest {
     }
   }
 
+  /**
+   * A cluster grown the way the benchmark grows one: streams placed on {@code brokers} brokers in 3
+   * zones of region r1, then {@code added} brokers in region {@code addedRegion}.
+   */
+  private static Cluster grownCluster(int brokers, int streams, int added, String addedRegion) {
+    List<Broker> all = new ArrayList<>();
+    for (int b = 0; b < brokers; b++) {
+      all.add(
+          new Broker(
+              "b" + b,
+              "h:1",
+              "r1",
+              "z" + b % 3,
+              Broker.Capacity.UNLIMITED,
+              Broker.Status.ACTIVE,
+              0));
+    }
+    List<ShardPlacement> placements = new ArrayList<>();
+    for (int s = 0; s < streams; s++) {
+      placements.add(
+          new ShardPlacement(
+              "t", "n", "s" + s, PlacementPlanner.placeShards(8, 3, load(all, placements)), 0));
+    }
+    for (int b = brokers; b < brokers + added; b++) {
+      all.add(
+          new Broker(
+              "b" + b,
+              "h:1",
+              addedRegion,
+              "z" + b % 3,
+              Broker.Capacity.UNLIMITED,
+              Broker.Status.ACTIVE,
+              0));
+    }
+    return new Cluster(all, placements);
+  }
+
+  private static long shardsSharingAZone(Cluster c, Map<StreamRef, List<ShardAssignment>> after) {
+    Map<String, String> zones =
+        c.brokers().stream().collect(Collectors.toMap(Broker::name, Broker::availabilityZone));
+    return after.values().stream()
+        .flatMap(List::stream)
+        .filter(a -> a.replicas().stream().map(zones::get).distinct().count() < a.replicas().size())
+        .count();
+  }
+
+  @Test
+  void leadershipsEvenOutThroughChainsOfSharedShardsWithEveryStrategy() {
+    // Placement gives neighbouring brokers the same shards, so the broker leading most often shares
+    // no shard with the one leading least: leaderships must be handed along a chain.
+    Cluster c = grownCluster(50, 500, 5, "r1");
+    for (int b = 0; b < 3; b++) {
+      c.brokers().set(b, c.brokers().get(b).withStatus(Broker.Status.DRAINING));
+    }
+    List<String> active =
+        c.brokers().stream()
+            .filter(b -> b.status() == Broker.Status.ACTIVE)
+            .map(Broker::name)
+            .toList();
+    for (Strategy strategy : Strategy.values()) {
+      var plan = RebalancePlanner.plan(strategy, c.brokers(), c.placements(), p -> true);
+      Map<String, Integer> leaders = replicaCounts(apply(c, plan), true);
+      var spread = active.stream().mapToInt(b -> leaders.getOrDefault(b, 0)).summaryStatistics();
+      assertThat(spread.getMax() - spread.getMin())
+          .as("%s leaders per broker %s", strategy, leaders)
+          .isLessThanOrEqualTo(1);
+    }
+  }
+
+  @Test
+  void balancedAndMinimalRebalancesKeepShardsAcrossZonesWhenEvenLoadAllowsIt() {
+    // 10 brokers added (4 in z1, 3 in z0 and z2) and 5 drained (2 in z0 and z1, 1 in z2): every
+    // zone ends with 35 brokers, so even load and one replica per zone are both possible.
+    Cluster c = grownCluster(100, 1000, 10, "r1");
+    for (int b = 0; b < 5; b++) {
+      c.brokers().set(b, c.brokers().get(b).withStatus(Broker.Status.DRAINING));
+    }
+    assertThat(shardsSharingAZone(c, apply(c, new RebalancePlanner.Plan(List.of(), Map.of()))))
+        .isZero();
+    for (Strategy strategy : Strategy.values()) {
+      var plan = RebalancePlanner.plan(strategy, c.brokers(), c.placements(), p -> true);
+      assertThat(shardsSharingAZone(c, apply(c, plan))).as("%s", strategy).isZero();
+    }
+  }
+
+  @Test
+  void localityAwareGivesANewRegionItsShareOfShardsWithoutOverloadingIt() {
+    Cluster c = grownCluster(50, 500, 5, "r0");
+    var plan =
+        RebalancePlanner.plan(Strategy.LOCALITY_AWARE, c.brokers(), c.placements(), p -> true);
+    var after = apply(c, plan);
+    Map<String, Integer> replicas = replicaCounts(after, false);
+    int total = replicas.values().stream().mapToInt(Integer::intValue).sum();
+    int ceiling = (total + 54) / 55;
+    List<String> newRegion = List.of("b50", "b51", "b52", "b53", "b54");
+    int busiestOldBroker =
+        replicas.entrySet().stream()
+            .filter(e -> !newRegion.contains(e.getKey()))
+            .mapToInt(Map.Entry::getValue)
+            .max()
+            .orElseThrow();
+    // At least its share of the load, and never a hot spot: without the cap it would receive a
+    // replica of every shard.
+    assertThat(newRegion)
+        .allSatisfy(b -> assertThat(replicas.get(b)).isBetween(ceiling - 1, busiestOldBroker));
+    long spanningRegions =
+        after.values().stream()
+            .flatMap(List::stream)
+            .filter(a -> a.replicas().stream().anyMatch(newRegion::contains))
+            .count();
+    assertThat(spanningRegions)
+        .as("no shard has two replicas in the new region")
+        .isEqualTo(newRegion.stream().mapToLong(replicas::get).sum());
+    assertThat(shardsSharingAZone(c, after)).isZero();
+  }
+
   @Test
   void onlyPlacementsInScopeMove() {
     Cluster c = randomCluster(new Random(7));
