@@ -15,12 +15,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Authenticates admin requests: our own service tokens (verified like a broker would, and the
  * token's {@code tid} must be the path's tenant), or the platform operator's break-glass token
  * ({@code SERVICE_CONTROLPLANE_OPERATOR_TOKEN}, constant-time), which holds every permission.
- * Missing or invalid credentials are 401; valid ones without the permission 403.
+ * Missing or invalid credentials are 401; valid ones without the permission 403. Metadata reads
+ * also accept the broker credential.
  */
 @ApplicationScoped
 public class AdminAuth {
@@ -30,15 +32,56 @@ public class AdminAuth {
 
   /** The permissions the caller holds in {@code tenant}. */
   public List<Permission> authenticate(HttpHeaders headers, String tenant) {
-    String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
-    if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      throw new TokenRejected("a bearer token is required");
-    }
+    String authorization = bearer(headers);
     if (isOperator(authorization)) {
       return operatorPermissions(tenant);
     }
     PathNames.check("tenant", tenant);
     return tokens.verify(authorization.substring(7).trim(), tenant).perms();
+  }
+
+  /**
+   * Reads of one tenant's metadata: a service token of that tenant (any permission: a token is only
+   * issued to a principal holding one there), the broker credential (brokers see all metadata
+   * through the snapshot anyway), or the operator token.
+   */
+  public void requireTenantReader(HttpHeaders headers, String tenant) {
+    String authorization = bearer(headers);
+    if (!isOperator(authorization) && !isBroker(authorization)) {
+      PathNames.check("tenant", tenant);
+      tokens.verify(authorization.substring(7).trim(), tenant);
+    }
+  }
+
+  /**
+   * Reads of brokers: a service token of any tenant (clients find a shard leader's address here),
+   * the broker credential, or the operator token.
+   */
+  public void requireBrokerReader(HttpHeaders headers) {
+    String authorization = bearer(headers);
+    if (!isOperator(authorization) && !isBroker(authorization)) {
+      tokens.verifyForItsTenant(authorization.substring(7).trim());
+    }
+  }
+
+  /** Reads across every tenant: the broker credential or the operator token only. */
+  public void requirePlatformReader(HttpHeaders headers) {
+    String authorization = bearer(headers);
+    if (!isOperator(authorization) && !isBroker(authorization)) {
+      tokens.verifyForItsTenant(authorization.substring(7).trim());
+      throw new ControlPlaneException(
+          ErrorCode.FORBIDDEN,
+          "listing every tenant needs the operator or broker credential; a tenant's service"
+              + " token reads its own tenant at /v1/tenants/{tenant}");
+    }
+  }
+
+  private static String bearer(HttpHeaders headers) {
+    String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
+    if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      throw new TokenRejected("a bearer token is required");
+    }
+    return authorization;
   }
 
   /** Authenticates and requires {@code action} on {@code object} (inheritance applies). */
@@ -53,8 +96,15 @@ public class AdminAuth {
   }
 
   private boolean isOperator(String authorization) {
-    return config
-        .operatorToken()
+    return presents(config.operatorToken(), authorization);
+  }
+
+  private boolean isBroker(String authorization) {
+    return presents(config.brokerToken(), authorization);
+  }
+
+  private static boolean presents(Optional<String> secret, String authorization) {
+    return secret
         .map(
             t ->
                 MessageDigest.isEqual(

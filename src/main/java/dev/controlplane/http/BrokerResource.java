@@ -23,12 +23,14 @@ public class BrokerResource {
 
   @Inject ResourceStore store;
   @Inject ResourceCodec codec;
+  @Inject AdminAuth auth;
 
   @GET
   public Response list(
       @QueryParam("limit") String limit,
       @QueryParam("page_token") String pageToken,
       @Context HttpHeaders headers) {
+    auth.requireBrokerReader(headers);
     int n = Paging.limit(limit);
     var page = store.brokers(Paging.after(pageToken), n);
     return Documents.list(codec, page, Paging.next(page, n, Broker::name), headers);
@@ -37,6 +39,7 @@ public class BrokerResource {
   @GET
   @Path("/{broker}")
   public Response get(@PathParam("broker") String broker, @Context HttpHeaders headers) {
+    auth.requireBrokerReader(headers);
     PathNames.check("broker", broker);
     Broker found =
         store

@@ -42,6 +42,7 @@ public class NamespaceResource {
       @QueryParam("limit") String limit,
       @QueryParam("page_token") String pageToken,
       @Context HttpHeaders headers) {
+    auth.requireTenantReader(headers, tenant);
     PathNames.check("tenant", tenant);
     int n = Paging.limit(limit);
     var page = store.namespaces(tenant, Paging.after(pageToken), n);
@@ -54,6 +55,7 @@ public class NamespaceResource {
       @PathParam("tenant") String tenant,
       @PathParam("namespace") String namespace,
       @Context HttpHeaders headers) {
+    auth.requireTenantReader(headers, tenant);
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
     Namespace found =
@@ -110,6 +112,7 @@ public class NamespaceResource {
       @QueryParam("limit") String limit,
       @QueryParam("page_token") String pageToken,
       @Context HttpHeaders headers) {
+    auth.requireTenantReader(headers, tenant);
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
     int n = Paging.limit(limit);

@@ -43,6 +43,7 @@ public class StreamResource {
       @QueryParam("limit") String limit,
       @QueryParam("page_token") String pageToken,
       @Context HttpHeaders headers) {
+    auth.requireTenantReader(headers, tenant);
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
     int n = Paging.limit(limit);
@@ -57,6 +58,7 @@ public class StreamResource {
       @PathParam("namespace") String namespace,
       @PathParam("stream") String stream,
       @Context HttpHeaders headers) {
+    auth.requireTenantReader(headers, tenant);
     StreamRef ref = ref(tenant, namespace, stream);
     Stream found =
         store.stream(ref)
@@ -72,6 +74,7 @@ public class StreamResource {
       @PathParam("namespace") String namespace,
       @PathParam("stream") String stream,
       @Context HttpHeaders headers) {
+    auth.requireTenantReader(headers, tenant);
     StreamRef ref = ref(tenant, namespace, stream);
     var found =
         store

@@ -40,6 +40,7 @@ public class TenantResource {
       @QueryParam("limit") String limit,
       @QueryParam("page_token") String pageToken,
       @Context HttpHeaders headers) {
+    auth.requirePlatformReader(headers);
     int n = Paging.limit(limit);
     var page = store.tenants(Paging.after(pageToken), n);
     return Documents.list(codec, page, Paging.next(page, n, Tenant::name), headers);
@@ -48,6 +49,7 @@ public class TenantResource {
   @GET
   @Path("/{tenant}")
   public Response get(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
+    auth.requireTenantReader(headers, tenant);
     PathNames.check("tenant", tenant);
     Tenant found =
         store

@@ -140,6 +140,63 @@ class AuthFlowIT {
   }
 
   @Test
+  void metadataReadsNeedATokenOfTheTenantOrAPlatformCredential() {
+    Auth.bootstrap("readers", "idp-readers", null, "alice");
+    Auth.bootstrap("readers2", "idp-readers2", null, "alice");
+    Http operator = Http.shared();
+    assertThat(
+            operator
+                .put("/v1/tenants/readers/namespaces/ns1", Http.namespace("readers", "ns1", "x"))
+                .status())
+        .isEqualTo(201);
+    List<String> tenantReads =
+        List.of(
+            "/v1/tenants/readers",
+            "/v1/tenants/readers/namespaces",
+            "/v1/tenants/readers/namespaces/ns1",
+            "/v1/tenants/readers/namespaces/ns1/streams",
+            "/v1/tenants/readers/namespaces/ns1/placements");
+
+    for (String path : tenantReads) {
+      var anonymous = admin(null).get(path);
+      assertThat(anonymous.status()).as(path).isEqualTo(401);
+      assertThat(anonymous.contentType()).startsWith("application/problem+json");
+      assertThat(anonymous.body()).doesNotContain("ns1");
+    }
+    assertThat(admin(null).get("/v1/tenants").status()).isEqualTo(401);
+    assertThat(admin(null).get("/v1/brokers").status()).isEqualTo(401);
+
+    // Only rbac.view: any permission in the tenant lets its holder read the tenant's metadata.
+    String reader =
+        Auth.serviceToken(
+            "readers",
+            OidcProvider.token("idp-readers", "alice", Map.of()),
+            "{\"requested\":[\"rbac.view\"]}");
+    for (String path : tenantReads) {
+      assertThat(admin(reader).get(path).status()).as(path).isEqualTo(200);
+    }
+    assertThat(admin(reader).get("/v1/tenants/readers/namespaces/ns1").json().path("spec"))
+        .isNotEmpty();
+    assertThat(admin(reader).get("/v1/brokers").status()).isEqualTo(200);
+    var everyTenant = admin(reader).get("/v1/tenants");
+    assertThat(everyTenant.status()).isEqualTo(403);
+    assertThat(everyTenant.json().path("code").asText()).isEqualTo("forbidden");
+
+    String foreign =
+        Auth.serviceToken("readers2", OidcProvider.token("idp-readers2", "alice", Map.of()), "{}");
+    assertThat(admin(foreign).get("/v1/tenants/readers").status()).isEqualTo(401);
+    assertThat(admin(foreign).get("/v1/tenants/readers/namespaces/ns1").status()).isEqualTo(401);
+    assertThat(admin(reader + "x").get("/v1/brokers").status()).isEqualTo(401);
+
+    Http broker = new Http(SharedServer.httpPort(), SharedServer.BROKER_TOKEN);
+    assertThat(broker.get("/v1/tenants").status()).isEqualTo(200);
+    assertThat(broker.get("/v1/tenants/readers/namespaces/ns1").status()).isEqualTo(200);
+    assertThat(broker.put("/v1/tenants/readers", Http.tenant("readers", "x")).status())
+        .as("the broker credential reads, it does not administer")
+        .isEqualTo(401);
+  }
+
+  @Test
   void anUnknownPrincipalGetsForbiddenAndAnUnknownTenantLooksLikeABadToken() {
     Auth.bootstrap("nobody", "idp-nobody", null, "alice");
     var bob = Auth.exchange("nobody", OidcProvider.token("idp-nobody", "bob", Map.of()), "{}");
