@@ -53,9 +53,20 @@ class ClusterIT {
 
   private TestCluster cluster;
 
+  /** Configured on every node, but bootstrap is not enabled: nothing may listen there. */
+  private final int bootstrapPort = dev.controlplane.it.support.Ports.free();
+
   @BeforeAll
   void startCluster() throws Exception {
-    cluster = TestCluster.start("cluster", 3, Map.of());
+    cluster =
+        TestCluster.start(
+            "cluster",
+            3,
+            Map.of(
+                "SERVICE_BOOTSTRAP_BIND_ADDR",
+                "127.0.0.1:" + bootstrapPort,
+                "SERVICE_BOOTSTRAP_TOKEN",
+                SharedServer.BOOTSTRAP_TOKEN));
   }
 
   @AfterAll
@@ -77,6 +88,22 @@ class ClusterIT {
     assertThat(refused.json().path("leader").asText()).isEqualTo(leader.id);
     assertThat(refused.raw().headers().firstValue("Location"))
         .contains(leader.httpUrl() + "/v1/tenants/refer-me");
+
+    // Bootstrap is disabled by default: its listener does not exist, and the main port does not
+    // serve the endpoint either.
+    assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", bootstrapPort).close())
+        .isInstanceOf(java.net.ConnectException.class);
+    Http.Reply onMainPort =
+        leader
+            .http()
+            .send(
+                leader
+                    .http()
+                    .request("/internal/bootstrap/tenants/sneaky/initialize")
+                    .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                    .header("Content-Type", "application/json")
+                    .header("X-Service-Bootstrap-Token", SharedServer.BOOTSTRAP_TOKEN));
+    assertThat(onMainPort.status()).isEqualTo(404);
 
     Http.Reply written = leader.http().put("/v1/tenants/refer-me", Http.tenant("refer-me", "x"));
     assertThat(written.status()).isEqualTo(201);

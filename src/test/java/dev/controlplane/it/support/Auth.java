@@ -53,6 +53,12 @@ public final class Auth {
 
   public static Http.Reply bootstrap(
       String tenant, List<ObjectNode> issuers, List<String> admins, String secret) {
+    return bootstrap(SharedServer.bootstrapPort(), tenant, issuers, admins, secret);
+  }
+
+  /** The bootstrap call against the bootstrap listener on {@code port}. */
+  public static Http.Reply bootstrap(
+      int port, String tenant, List<ObjectNode> issuers, List<String> admins, String secret) {
     ObjectNode body = Http.JSON.createObjectNode();
     body.put("display_name", "Tenant " + tenant);
     var list = body.putArray("idp_issuers");
@@ -60,14 +66,14 @@ public final class Auth {
     var principals = body.putArray("initial_admin_principals");
     admins.forEach(principals::add);
     HttpRequest.Builder request =
-        new Http(SharedServer.bootstrapPort(), null)
+        new Http(port, null)
             .request("/internal/bootstrap/tenants/" + tenant + "/initialize")
             .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
             .header("Content-Type", "application/json");
     if (secret != null) {
       request.header("X-Service-Bootstrap-Token", secret);
     }
-    return new Http(SharedServer.bootstrapPort(), null).send(request);
+    return new Http(port, null).send(request);
   }
 
   /** Bootstraps {@code tenant} trusting provider issuer {@code id}, with one admin subject. */
@@ -85,7 +91,12 @@ public final class Auth {
   }
 
   public static Http.Reply exchange(String tenant, String upstream, String body) {
-    Http http = new Http(SharedServer.httpPort(), upstream);
+    return exchange(SharedServer.httpPort(), tenant, upstream, body);
+  }
+
+  /** The token exchange on the node whose HTTP port is {@code port}. */
+  public static Http.Reply exchange(int port, String tenant, String upstream, String body) {
+    Http http = new Http(port, upstream);
     return http.send(
         http.request("/v1/tenants/" + tenant + "/token/exchange")
             .POST(HttpRequest.BodyPublishers.ofString(body))

@@ -1,0 +1,130 @@
+package dev.controlplane.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jwt.SignedJWT;
+import dev.controlplane.it.support.Auth;
+import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.OidcProvider;
+import dev.controlplane.it.support.Ports;
+import dev.controlplane.it.support.ServerProcess;
+import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The end of a signing key's life, which the shared server's 15-minute token lifetime puts out of
+ * reach: a node of its own with 3-second service tokens, so a rotated-out key must keep verifying
+ * its tokens until they expire and then leave the JWKS.
+ */
+class KeyLifecycleIT {
+
+  private static final Duration TOKEN_TTL = Duration.ofSeconds(3);
+  private static final Duration SKEW = Duration.ofSeconds(1);
+
+  @Test
+  void aRotatedOutKeyVerifiesItsTokensUntilTheyExpireAndIsThenRetired() throws Exception {
+    String db = TestDatabase.url(TestDatabase.name() + "_keys");
+    TestDatabase.reset(db);
+    int http = Ports.free();
+    int bootstrap = Ports.free();
+    Map<String, String> env = SharedServer.baseEnvironment(http, Ports.free(), db);
+    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
+    env.put("SERVICE_BOOTSTRAP_ENABLED", "true");
+    env.put("SERVICE_BOOTSTRAP_BIND_ADDR", "127.0.0.1:" + bootstrap);
+    env.put("SERVICE_BOOTSTRAP_TOKEN", SharedServer.BOOTSTRAP_TOKEN);
+    env.put("SERVICE_CONTROLPLANE_TOKEN_TTL", TOKEN_TTL.toSeconds() + "s");
+    env.put("SERVICE_CONTROLPLANE_OIDC_CLOCK_SKEW", SKEW.toSeconds() + "s");
+    env.put("SERVICE_CONTROLPLANE_JWKS_MAX_AGE", "1s");
+    env.put("SERVICE_CONTROLPLANE_KEY_ROTATION_CHECK_INTERVAL", "250ms");
+    try (ServerProcess node = new ServerProcess("key-lifecycle", env).start()) {
+      node.awaitReady(Duration.ofSeconds(120));
+      var created =
+          Auth.bootstrap(
+              bootstrap,
+              "keys",
+              List.of(Auth.issuerRecord("idp-keys", null)),
+              List.of(Auth.principal(OidcProvider.issuer("idp-keys"), "alice")),
+              SharedServer.BOOTSTRAP_TOKEN);
+      assertThat(created.status()).as(created.body()).isEqualTo(201);
+      Supplier<String> exchange =
+          () -> {
+            var reply =
+                Auth.exchange(
+                    http, "keys", OidcProvider.token("idp-keys", "alice", Map.of()), "{}");
+            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            assertThat(reply.json().path("expires_in").asLong()).isEqualTo(TOKEN_TTL.toSeconds());
+            return reply.json().path("service_token").asText();
+          };
+
+      String old = exchange.get();
+      String oldKid = kid(old);
+      var rotated =
+          new Http(http, old)
+              .send(
+                  new Http(http, old)
+                      .request("/v1/tenants/keys/signing-keys/rotate")
+                      .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
+                      .header("Content-Type", "application/json"));
+      assertThat(rotated.status()).as(rotated.body()).isEqualTo(202);
+      String nextKid = rotated.json().path("kid").asText();
+
+      // The next key signs once its publication lead (the JWKS max-age) has passed; the old one
+      // verifies the token it signed just before the switch, until that token expires.
+      String lastOld = old;
+      String current = old;
+      Instant deadline = Instant.now().plusSeconds(15);
+      while (kid(current).equals(oldKid) && Instant.now().isBefore(deadline)) {
+        lastOld = current;
+        Thread.sleep(100);
+        current = exchange.get();
+      }
+      assertThat(kid(current)).isEqualTo(nextKid);
+      Instant lastOldExpiry =
+          SignedJWT.parse(lastOld).getJWTClaimsSet().getExpirationTime().toInstant();
+      Http withLastOld = new Http(http, lastOld);
+      assertThat(withLastOld.get("/v1/tenants/keys/signing-keys").status())
+          .as("the rotated-out key still verifies its unexpired token")
+          .isEqualTo(200);
+      assertThat(jwks(http)).contains(oldKid).contains(nextKid);
+
+      // Past the token lifetime plus the skew, the old key is retired: gone from the JWKS, its
+      // tokens refused, its state retired.
+      Instant retiredBy = lastOldExpiry.plus(SKEW).plusSeconds(10);
+      while (jwks(http).contains(oldKid) && Instant.now().isBefore(retiredBy)) {
+        Thread.sleep(200);
+      }
+      assertThat(jwks(http)).doesNotContain(oldKid).contains(nextKid);
+      assertThat(Instant.now())
+          .as("not retired before its last token expired")
+          .isAfter(lastOldExpiry);
+      assertThat(withLastOld.get("/v1/tenants/keys/signing-keys").status()).isEqualTo(401);
+      var keys = new Http(http, exchange.get()).get("/v1/tenants/keys/signing-keys");
+      assertThat(keys.status()).isEqualTo(200);
+      assertThat(keys.json().path("keys").toString()).contains(nextKid).doesNotContain("\"d\"");
+      assertThat(
+              TestDatabase.queryLong(
+                  db,
+                  "SELECT count(*) FROM signing_keys WHERE kid = '"
+                      + oldKid
+                      + "' AND state = 'retired' AND length(private_key) = 0"))
+          .as("the retired key's private half is erased")
+          .isEqualTo(1);
+    }
+  }
+
+  private static String kid(String token) throws Exception {
+    return SignedJWT.parse(token).getHeader().getKeyID();
+  }
+
+  private static String jwks(int http) {
+    var reply = new Http(http, null).get("/v1/tenants/keys/.well-known/jwks.json");
+    assertThat(reply.status()).isEqualTo(200);
+    return reply.body();
+  }
+}
