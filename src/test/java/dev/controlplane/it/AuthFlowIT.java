@@ -11,6 +11,7 @@ import dev.controlplane.it.support.Auth;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -205,6 +206,47 @@ class AuthFlowIT {
     var unknown =
         Auth.exchange("no-such-tenant", OidcProvider.token("idp-nobody", "alice", Map.of()), "{}");
     assertThat(unknown.status()).isEqualTo(401);
+  }
+
+  /**
+   * Rows written straight into the RBAC tables — as another node sharing the database, or an
+   * operator by hand, would — are enforced at the next exchange, though this node has the tenant's
+   * enforcer cached.
+   */
+  @Test
+  void aChangeWrittenStraightIntoTheRbacTablesIsEnforcedAtTheNextExchange() throws Exception {
+    Auth.bootstrap("tables", "idp-tables", null, "alice");
+    String bob = Auth.principal(OidcProvider.issuer("idp-tables"), "bob");
+    assertThat(
+            Auth.exchange("tables", OidcProvider.token("idp-tables", "bob", Map.of()), "{}")
+                .status())
+        .isEqualTo(403);
+
+    try (var db = TestDatabase.connect();
+        var insert =
+            db.prepareStatement(
+                "INSERT INTO rbac_groupings (tenant, principal, role) VALUES ('tables', ?,"
+                    + " 'role:tenant-admin')")) {
+      insert.setString(1, bob);
+      assertThat(insert.executeUpdate()).isEqualTo(1);
+    }
+    var granted = Auth.exchange("tables", OidcProvider.token("idp-tables", "bob", Map.of()), "{}");
+    assertThat(granted.status()).as(granted.body()).isEqualTo(200);
+    assertThat(
+            SignedJWT.parse(granted.json().path("service_token").asText())
+                .getJWTClaimsSet()
+                .getStringListClaim("perms"))
+        .contains("tenant.manage:tenant:tables");
+
+    try (var db = TestDatabase.connect();
+        var delete = db.prepareStatement("DELETE FROM rbac_groupings WHERE principal = ?")) {
+      delete.setString(1, bob);
+      assertThat(delete.executeUpdate()).isEqualTo(1);
+    }
+    assertThat(
+            Auth.exchange("tables", OidcProvider.token("idp-tables", "bob", Map.of()), "{}")
+                .status())
+        .isEqualTo(403);
   }
 
   @Test
