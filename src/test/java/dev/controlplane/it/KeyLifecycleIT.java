@@ -18,17 +18,20 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * The end of a signing key's life, which the shared server's 15-minute token lifetime puts out of
- * reach: a node of its own with 3-second service tokens, so a rotated-out key must keep verifying
- * its tokens until they expire and then leave the JWKS.
+ * A signing key's whole life, which the shared server's 15-minute token lifetime and 30-day
+ * rotation period put out of reach: a node of its own with 3-second service tokens and a 6-second
+ * rotation period. With no admin call, the next key must be published before it signs, and the
+ * rotated-out key must keep verifying its tokens until they expire, then leave the JWKS.
  */
 class KeyLifecycleIT {
 
   private static final Duration TOKEN_TTL = Duration.ofSeconds(3);
   private static final Duration SKEW = Duration.ofSeconds(1);
+  private static final Duration ROTATION_PERIOD = Duration.ofSeconds(6);
 
   @Test
-  void aRotatedOutKeyVerifiesItsTokensUntilTheyExpireAndIsThenRetired() throws Exception {
+  void keysRotateOnTheirPeriodPublishedBeforeSigningAndRetiredAfterTheirLastToken()
+      throws Exception {
     String db = TestDatabase.url(TestDatabase.name() + "_keys");
     TestDatabase.reset(db);
     int http = Ports.free();
@@ -42,6 +45,7 @@ class KeyLifecycleIT {
     env.put("SERVICE_CONTROLPLANE_OIDC_CLOCK_SKEW", SKEW.toSeconds() + "s");
     env.put("SERVICE_CONTROLPLANE_JWKS_MAX_AGE", "1s");
     env.put("SERVICE_CONTROLPLANE_KEY_ROTATION_CHECK_INTERVAL", "250ms");
+    env.put("SERVICE_CONTROLPLANE_KEY_ROTATION_PERIOD", ROTATION_PERIOD.toSeconds() + "s");
     try (ServerProcess node = new ServerProcess("key-lifecycle", env).start()) {
       node.awaitReady(Duration.ofSeconds(120));
       var created =
@@ -64,27 +68,26 @@ class KeyLifecycleIT {
 
       String old = exchange.get();
       String oldKid = kid(old);
-      var rotated =
-          new Http(http, old)
-              .send(
-                  new Http(http, old)
-                      .request("/v1/tenants/keys/signing-keys/rotate")
-                      .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
-                      .header("Content-Type", "application/json"));
-      assertThat(rotated.status()).as(rotated.body()).isEqualTo(202);
-      String nextKid = rotated.json().path("kid").asText();
 
-      // The next key signs once its publication lead (the JWKS max-age) has passed; the old one
-      // verifies the token it signed just before the switch, until that token expires.
+      // No admin call: the period ends, the next key is published (JWKS max-age ahead) and then
+      // signs. Until the switch, every exchange is signed by the old key.
       String lastOld = old;
       String current = old;
-      Instant deadline = Instant.now().plusSeconds(15);
+      String publishedNext = null;
+      Instant deadline = Instant.now().plus(ROTATION_PERIOD).plusSeconds(15);
       while (kid(current).equals(oldKid) && Instant.now().isBefore(deadline)) {
         lastOld = current;
+        if (publishedNext == null) {
+          publishedNext = otherKid(jwks(http), oldKid);
+        }
         Thread.sleep(100);
         current = exchange.get();
       }
-      assertThat(kid(current)).isEqualTo(nextKid);
+      String nextKid = kid(current);
+      assertThat(nextKid).as("the period ended and a new key signs").isNotEqualTo(oldKid);
+      assertThat(publishedNext)
+          .as("the new key was in the JWKS before it signed")
+          .isEqualTo(nextKid);
       Instant lastOldExpiry =
           SignedJWT.parse(lastOld).getJWTClaimsSet().getExpirationTime().toInstant();
       Http withLastOld = new Http(http, lastOld);
@@ -120,6 +123,16 @@ class KeyLifecycleIT {
 
   private static String kid(String token) throws Exception {
     return SignedJWT.parse(token).getHeader().getKeyID();
+  }
+
+  /** A kid in the JWKS other than {@code kid}, or null. */
+  private static String otherKid(String jwks, String kid) throws Exception {
+    for (var key : com.nimbusds.jose.jwk.JWKSet.parse(jwks).getKeys()) {
+      if (!key.getKeyID().equals(kid)) {
+        return key.getKeyID();
+      }
+    }
+    return null;
   }
 
   private static String jwks(int http) {
