@@ -271,7 +271,7 @@ class ClusterIT {
       leader.kill();
       other.kill();
       Http http = alone.http();
-      awaitStatus(() -> http.get("/v1/tenants").status(), 503, Duration.ofSeconds(60));
+      Http.awaitStatus(() -> http.get("/v1/tenants").status(), 503, Duration.ofSeconds(60));
       Http.Reply write = http.put("/v1/tenants/no-quorum", Http.tenant("no-quorum", "x"));
       assertThat(write.status()).isEqualTo(503);
       assertThat(write.contentType()).startsWith("application/problem+json");
@@ -287,7 +287,7 @@ class ClusterIT {
 
       other.start().awaitReady(START);
       Node newLeader = cluster.awaitLeader(List.of(alone, other), ELECTION);
-      awaitStatus(
+      Http.awaitStatus(
           () ->
               newLeader
                   .http()
@@ -339,28 +339,10 @@ class ClusterIT {
         .isEqualTo(pids);
     assertThat(cluster.nodes().stream().allMatch(n -> n.process().isAlive())).isTrue();
     for (Node node : cluster.nodes()) {
-      awaitStatus(() -> node.http().get("/health/ready").status(), 200, ELECTION);
-      awaitStatus(() -> node.http().get("/v1/tenants/pg-restart-0").status(), 200, ELECTION);
+      Http.awaitStatus(() -> node.http().get("/health/ready").status(), 200, ELECTION);
+      Http.awaitStatus(() -> node.http().get("/v1/tenants/pg-restart-0").status(), 200, ELECTION);
     }
     cluster.awaitLeader(cluster.nodes(), ELECTION);
-  }
-
-  private static void awaitStatus(java.util.function.IntSupplier call, int status, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    int last = -1;
-    while (System.nanoTime() < deadline) {
-      try {
-        last = call.getAsInt();
-      } catch (RuntimeException e) {
-        last = -1;
-      }
-      if (last == status) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("expected status " + status + " within " + timeout + ", last " + last);
   }
 
   private static long millisSince(long nanos) {

@@ -128,4 +128,26 @@ public final class Http {
         + replicationFactor
         + ",\"retention\":{\"time\":\"7d\",\"size\":\"10GB\"}}}";
   }
+
+  /**
+   * Repeats {@code call} until it answers {@code status}; a call that throws (node down, connection
+   * refused) counts as no answer. Fails with the last status after {@code timeout}.
+   */
+  public static void awaitStatus(java.util.function.IntSupplier call, int status, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    int last = -1;
+    while (System.nanoTime() < deadline) {
+      try {
+        last = call.getAsInt();
+      } catch (RuntimeException e) {
+        last = -1;
+      }
+      if (last == status) {
+        return;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("expected status " + status + " within " + timeout + ", last " + last);
+  }
 }
