@@ -33,6 +33,7 @@ public class TokenExchange {
   @Inject IssuerStore issuers;
   @Inject TenantEnforcers enforcers;
   @Inject ServiceTokens tokens;
+  @Inject ExchangeMetrics metrics;
 
   private UpstreamValidator validator;
   private KeyFetcher fetcher;
@@ -63,6 +64,7 @@ public class TokenExchange {
     } catch (TokenRejected e) {
       // An audit line per refusal, with the reason; never the token itself.
       LOG.info("token exchange refused for tenant " + tenant + ": " + e.getMessage());
+      metrics.invalid();
       throw e;
     }
     Set<Action> actions = actions(requested);
@@ -70,10 +72,13 @@ public class TokenExchange {
     List<Permission> granted = enforcers.granted(tenant, identity.principal(), identity.groups());
     List<Permission> perms = Grants.filter(granted, actions, objects);
     if (perms.isEmpty()) {
+      metrics.forbidden();
       throw new ControlPlaneException(
           ErrorCode.FORBIDDEN, "no permission remains for this principal and request");
     }
-    return tokens.issue(tenant, identity.principal(), perms);
+    ServiceTokens.Issued issued = tokens.issue(tenant, identity.principal(), perms);
+    metrics.issued();
+    return issued;
   }
 
   public long keyFetches() {

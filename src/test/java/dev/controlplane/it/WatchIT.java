@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.controlplane.it.support.ClientImage;
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.Metrics;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WatchCollector;
@@ -174,10 +175,14 @@ class WatchIT {
       assertThat(healthy.awaitVersion(end, Duration.ofSeconds(20))).isTrue();
       assertThat(writeSeconds).as("writers are not held up by the slow watcher").isLessThan(60);
 
+      double cutOffs = Metrics.value("controlplane_watch_cutoffs_total", "");
       Thread.sleep(SharedServer.STALL_TIMEOUT.multipliedBy(2).toMillis());
       call.request(Integer.MAX_VALUE);
       Status status = closed.get(20, TimeUnit.SECONDS);
       assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      assertThat(Metrics.value("controlplane_watch_cutoffs_total", ""))
+          .as("the cut-off is counted")
+          .isEqualTo(cutOffs + 1);
       List<MetadataUpdate> got;
       synchronized (received) {
         got =

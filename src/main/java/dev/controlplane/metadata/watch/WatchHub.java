@@ -52,6 +52,7 @@ public class WatchHub implements CommitSignal {
 
   @Inject ChangeLog changeLog;
   @Inject ControlPlaneConfig config;
+  @Inject WatchMetrics metrics;
 
   @Resource ManagedThreadFactory threadFactory;
 
@@ -66,6 +67,7 @@ public class WatchHub implements CommitSignal {
   private ScheduledExecutorService ticker;
 
   public void start() {
+    metrics.register(this);
     head = changeLog.bounds().head();
     running = true;
     drainers = Executors.newFixedThreadPool(2, threadFactory);
@@ -214,6 +216,7 @@ public class WatchHub implements CommitSignal {
     long limit = config.watchStallTimeout().toNanos();
     for (Watcher w : watchers) {
       if (w.blockedNanos() > limit) {
+        metrics.cutOff();
         w.close(
             new ControlPlaneException(
                 ErrorCode.RESOURCE_EXHAUSTED,

@@ -1,0 +1,41 @@
+package dev.controlplane.it.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.function.DoublePredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Samples of the shared server's /metrics (Prometheus text). */
+public final class Metrics {
+
+  private Metrics() {}
+
+  /** The value of the first sample of {@code name} whose labels contain {@code label}. */
+  public static double value(String name, String label) {
+    var reply = new Http(SharedServer.httpPort(), null).get("/metrics", "text/plain");
+    assertThat(reply.status()).isEqualTo(200);
+    Matcher m =
+        Pattern.compile("^" + Pattern.quote(name) + "(\\{[^}]*\\})? (\\S+)$", Pattern.MULTILINE)
+            .matcher(reply.body());
+    while (m.find()) {
+      if (m.group(1) == null ? label.isEmpty() : m.group(1).contains(label)) {
+        return Double.parseDouble(m.group(2));
+      }
+    }
+    throw new AssertionError("no sample of " + name + " {" + label + "} in /metrics");
+  }
+
+  /** Waits up to 10 s for the sample to satisfy {@code expected}. */
+  public static void await(String name, String label, DoublePredicate expected)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    double last = value(name, label);
+    while (!expected.test(last) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      last = value(name, label);
+    }
+    assertThat(expected.test(last)).as(name + " = " + last).isTrue();
+  }
+}
