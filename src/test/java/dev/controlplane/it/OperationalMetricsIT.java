@@ -10,6 +10,7 @@ import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WatchCollector;
+import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,5 +56,37 @@ class OperationalMetricsIT {
     assertThat(Metrics.value(counter, "outcome=\"issued\"")).isEqualTo(issued + 1);
     assertThat(Metrics.value(counter, "outcome=\"invalid_token\"")).isEqualTo(invalid + 1);
     assertThat(Metrics.value(counter, "outcome=\"forbidden\"")).isEqualTo(forbidden + 1);
+  }
+
+  @Test
+  void brokersAreCountedByStatus() throws Exception {
+    // Brokers of other tests may go down meanwhile: the total over the statuses is what a
+    // registration must raise by exactly one.
+    double before = registeredBrokers();
+    try (Grpc grpc = Grpc.shared()) {
+      grpc.brokers()
+          .registerBroker(
+              RegisterBrokerRequest.newBuilder()
+                  .setBrokerId("metrics-broker")
+                  .setAddress("10.0.0.9:7000")
+                  .build());
+    }
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+    double after = registeredBrokers();
+    while (after != before + 1 && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      after = registeredBrokers();
+    }
+    assertThat(after).isEqualTo(before + 1);
+  }
+
+  private static double registeredBrokers() {
+    double total = 0;
+    for (String status : new String[] {"active", "draining", "down"}) {
+      double n = Metrics.value("controlplane_brokers", "status=\"" + status + "\"");
+      assertThat(n).as(status).isNotNegative();
+      total += n;
+    }
+    return total;
   }
 }
