@@ -47,7 +47,7 @@ public class AdminAuth {
    */
   public void requireTenantReader(HttpHeaders headers, String tenant) {
     String authorization = bearer(headers);
-    if (!isOperator(authorization) && !isBroker(authorization)) {
+    if (!isPlatformCredential(authorization)) {
       PathNames.check("tenant", tenant);
       tokens.verify(authorization.substring(7).trim(), tenant);
     }
@@ -59,7 +59,7 @@ public class AdminAuth {
    */
   public void requireBrokerReader(HttpHeaders headers) {
     String authorization = bearer(headers);
-    if (!isOperator(authorization) && !isBroker(authorization)) {
+    if (!isPlatformCredential(authorization)) {
       tokens.verifyForItsTenant(authorization.substring(7).trim());
     }
   }
@@ -67,7 +67,7 @@ public class AdminAuth {
   /** Reads across every tenant: the broker credential or the operator token only. */
   public void requirePlatformReader(HttpHeaders headers) {
     String authorization = bearer(headers);
-    if (!isOperator(authorization) && !isBroker(authorization)) {
+    if (!isPlatformCredential(authorization)) {
       tokens.verifyForItsTenant(authorization.substring(7).trim());
       throw new ControlPlaneException(
           ErrorCode.FORBIDDEN,
@@ -99,8 +99,9 @@ public class AdminAuth {
     return presents(config.operatorToken(), authorization);
   }
 
-  private boolean isBroker(String authorization) {
-    return presents(config.brokerToken(), authorization);
+  /** The operator token or the broker credential: both read every tenant's metadata. */
+  private boolean isPlatformCredential(String authorization) {
+    return isOperator(authorization) || presents(config.brokerToken(), authorization);
   }
 
   private static boolean presents(Optional<String> secret, String authorization) {

@@ -71,13 +71,8 @@ class OperationalMetricsIT {
                   .setAddress("10.0.0.9:7000")
                   .build());
     }
-    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
-    double after = registeredBrokers();
-    while (after != before + 1 && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-      after = registeredBrokers();
-    }
-    assertThat(after).isEqualTo(before + 1);
+    Metrics.await(
+        "registered brokers", OperationalMetricsIT::registeredBrokers, n -> n == before + 1);
   }
 
   private static double registeredBrokers() {

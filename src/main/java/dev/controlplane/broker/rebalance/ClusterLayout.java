@@ -48,7 +48,7 @@ final class ClusterLayout {
       for (ShardAssignment a : p.placements()) {
         ShardSlot slot = new ShardSlot(p.ref(), a.shardId(), a.leader(), a.replicas(), movable);
         slots.add(slot);
-        slot.replicas.forEach(r -> slotsOn(r, true).add(slot));
+        slot.replicas.forEach(r -> slotSet(r).add(slot));
         leaders.merge(slot.leader, 1, Integer::sum);
         slot.replicas.forEach(this::indexOf);
         indexOf(slot.leader);
@@ -108,13 +108,11 @@ final class ClusterLayout {
   }
 
   Collection<ShardSlot> slotsOn(String broker) {
-    return slotsOn(broker, false);
+    return slotsByBroker.getOrDefault(broker, Set.of());
   }
 
-  private Set<ShardSlot> slotsOn(String broker, boolean create) {
-    return create
-        ? slotsByBroker.computeIfAbsent(broker, k -> new LinkedHashSet<>())
-        : slotsByBroker.getOrDefault(broker, Set.of());
+  private Set<ShardSlot> slotSet(String broker) {
+    return slotsByBroker.computeIfAbsent(broker, k -> new LinkedHashSet<>());
   }
 
   int totalReplicas() {
@@ -136,8 +134,8 @@ final class ClusterLayout {
   void moveReplica(ShardSlot slot, String from, String to) {
     countEdges(slot, -1);
     slot.replicas.set(slot.replicas.indexOf(from), to);
-    slotsOn(from, true).remove(slot);
-    slotsOn(to, true).add(slot);
+    slotSet(from).remove(slot);
+    slotSet(to).add(slot);
     if (slot.leader.equals(from)) {
       // The leadership goes with the replica's data; leader balancing may move it on later.
       slot.leader = to;

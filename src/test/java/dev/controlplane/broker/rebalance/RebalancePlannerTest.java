@@ -21,7 +21,14 @@ import org.junit.jupiter.api.Test;
 /** Invariants of rebalance plans on many random clusters. */
 class RebalancePlannerTest {
 
-  private record Cluster(List<Broker> brokers, List<ShardPlacement> placements) {}
+  private record Cluster(List<Broker> brokers, List<ShardPlacement> placements) {
+    List<String> activeNames() {
+      return brokers.stream()
+          .filter(b -> b.status() == Broker.Status.ACTIVE)
+          .map(Broker::name)
+          .toList();
+    }
+  }
 
   /** Places streams on a cluster, then adds brokers and drains some, as operators do. */
   private static Cluster randomCluster(Random random) {
@@ -109,11 +116,7 @@ class RebalancePlannerTest {
     for (int seed = 0; seed < 300; seed++) {
       Random random = new Random(seed);
       Cluster c = randomCluster(random);
-      List<String> active =
-          c.brokers().stream()
-              .filter(b -> b.status() == Broker.Status.ACTIVE)
-              .map(Broker::name)
-              .toList();
+      List<String> active = c.activeNames();
       if (active.size() < 3) {
         continue;
       }
@@ -165,11 +168,7 @@ class RebalancePlannerTest {
   void minimizeMovementMakesNoMoreReplicaMovesThanTheLowerBound() {
     for (int seed = 0; seed < 300; seed++) {
       Cluster c = randomCluster(new Random(seed));
-      List<String> active =
-          c.brokers().stream()
-              .filter(b -> b.status() == Broker.Status.ACTIVE)
-              .map(Broker::name)
-              .toList();
+      List<String> active = c.activeNames();
       if (active.size() < 3) {
         continue;
       }
@@ -278,11 +277,7 @@ class RebalancePlannerTest {
     for (int b = 0; b < 3; b++) {
       c.brokers().set(b, c.brokers().get(b).withStatus(Broker.Status.DRAINING));
     }
-    List<String> active =
-        c.brokers().stream()
-            .filter(b -> b.status() == Broker.Status.ACTIVE)
-            .map(Broker::name)
-            .toList();
+    List<String> active = c.activeNames();
     for (Strategy strategy : Strategy.values()) {
       var plan = RebalancePlanner.plan(strategy, c.brokers(), c.placements(), p -> true);
       Map<String, Integer> leaders = replicaCounts(apply(c, plan), true);

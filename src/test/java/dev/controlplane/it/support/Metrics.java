@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.function.DoublePredicate;
+import java.util.function.DoubleSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,12 +31,18 @@ public final class Metrics {
   /** Waits up to 10 s for the sample to satisfy {@code expected}. */
   public static void await(String name, String label, DoublePredicate expected)
       throws InterruptedException {
+    await(name + " {" + label + "}", () -> value(name, label), expected);
+  }
+
+  /** Waits up to 10 s for a figure read from /metrics to satisfy {@code expected}. */
+  public static void await(String what, DoubleSupplier sample, DoublePredicate expected)
+      throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    double last = value(name, label);
+    double last = sample.getAsDouble();
     while (!expected.test(last) && System.nanoTime() < deadline) {
       Thread.sleep(100);
-      last = value(name, label);
+      last = sample.getAsDouble();
     }
-    assertThat(expected.test(last)).as(name + " = " + last).isTrue();
+    assertThat(expected.test(last)).as(what + " = " + last).isTrue();
   }
 }
