@@ -84,10 +84,10 @@ public class IssuerAdmin {
   }
 
   /**
-   * Another group-mapping issuer whose groups could take the same RBAC names as {@code
-   * candidate}'s: one whose groups prefix begins the candidate's or is begun by it (an empty prefix
-   * begins every prefix). Prefix-free prefixes make every {@code group:} subject name exactly one
-   * issuer.
+   * Another group-mapping issuer with the same groups prefix as {@code candidate}: their groups
+   * would take the same RBAC names. Distinct prefixes may nest ({@code ""} and {@code partner/}): a
+   * group subject belongs to the issuer with the longest prefix it starts with ({@link
+   * #assertingIssuer}).
    */
   public static Optional<IssuerRecord> groupClash(
       IssuerRecord candidate, Collection<IssuerRecord> others) {
@@ -96,17 +96,15 @@ public class IssuerAdmin {
     }
     return others.stream()
         .filter(o -> o.mapsGroups() && !o.issuer().equals(candidate.issuer()))
-        .filter(
-            o ->
-                o.groupsPrefix().startsWith(candidate.groupsPrefix())
-                    || candidate.groupsPrefix().startsWith(o.groupsPrefix()))
+        .filter(o -> o.groupsPrefix().equals(candidate.groupsPrefix()))
         .findFirst();
   }
 
   /**
-   * The issuer whose tokens assert group subject {@code subject}: the group-mapping issuer whose
-   * {@code group:<prefix>} begins it. Empty for other subjects, for a group no issuer asserts, and
-   * when several could (rows that bypassed the prefix rule; their groups are ignored).
+   * The issuer whose tokens may assert group subject {@code subject}: of the group-mapping issuers,
+   * the one with the longest groups prefix that {@code group:<prefix>} begins the subject with.
+   * Empty for other subjects, for a group no issuer asserts, and when two issuers share that prefix
+   * (rows that bypassed the rule: their groups count for nothing).
    */
   public static Optional<String> assertingIssuer(String subject, Collection<IssuerRecord> issuers) {
     if (subject == null || !subject.startsWith(Subjects.GROUP)) {
@@ -117,7 +115,10 @@ public class IssuerAdmin {
             .filter(IssuerRecord::mapsGroups)
             .filter(i -> subject.startsWith(Subjects.GROUP + i.groupsPrefix()))
             .toList();
-    return matching.size() == 1 ? Optional.of(matching.get(0).issuer()) : Optional.empty();
+    int longest = matching.stream().mapToInt(i -> i.groupsPrefix().length()).max().orElse(-1);
+    List<IssuerRecord> owners =
+        matching.stream().filter(i -> i.groupsPrefix().length() == longest).toList();
+    return owners.size() == 1 ? Optional.of(owners.get(0).issuer()) : Optional.empty();
   }
 
   public static String clashMessage(IssuerRecord candidate, IssuerRecord other) {
@@ -125,12 +126,9 @@ public class IssuerAdmin {
         + other.issuer()
         + " already maps groups with groups_prefix '"
         + other.groupsPrefix()
-        + "', so groups of "
+        + "', so the groups of "
         + candidate.issuer()
-        + " with groups_prefix '"
-        + candidate.groupsPrefix()
-        + "' could be taken for its groups: give each group-mapping issuer a prefix that no"
-        + " other one begins with (for example 'partner/')";
+        + " would take the same names: give it another groups_prefix (for example 'partner/')";
   }
 
   private static void require(Collection<Permission> caller, String tenant, Action action) {

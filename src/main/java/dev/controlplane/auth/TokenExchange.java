@@ -144,29 +144,34 @@ public class TokenExchange {
   }
 
   /**
-   * The identity's groups, unless the tenant's issuers could confuse them: rows written around the
-   * checks of IssuerAdmin (by hand, or before them) may give two group-mapping issuers prefixes
-   * where one begins the other. Then no group of either is trusted, rather than the wrong one.
+   * The identity's groups that its issuer may assert: a group subject belongs to the group-mapping
+   * issuer with the longest groups prefix it starts with, so an issuer with prefix {@code ""}
+   * cannot assert {@code group:partner/admins} once another issuer maps its groups to {@code
+   * partner/}. Rows that bypassed IssuerAdmin's checks and share a prefix assert nothing.
    */
   private Set<String> groupsOf(String tenant, UpstreamIdentity who) {
     if (who.groups().isEmpty()) {
       return Set.of();
     }
     List<IssuerRecord> all = issuers.list(tenant);
-    boolean clash =
-        all.stream()
-            .filter(i -> i.issuer().equals(who.issuer()))
-            .anyMatch(i -> IssuerAdmin.groupClash(i, all).isPresent());
-    if (clash) {
-      LOG.warning(
-          "ignoring the groups of issuer "
+    Set<String> kept = new LinkedHashSet<>();
+    for (String group : who.groups()) {
+      if (IssuerAdmin.assertingIssuer(group, all).filter(who.issuer()::equals).isPresent()) {
+        kept.add(group);
+      }
+    }
+    if (kept.size() < who.groups().size()) {
+      LOG.info(
+          "ignoring "
+              + (who.groups().size() - kept.size())
+              + " group(s) of issuer "
               + who.issuer()
               + " in tenant "
               + tenant
-              + ": another group-mapping issuer's groups_prefix begins or is begun by its own");
-      return Set.of();
+              + ": their names belong to another issuer's groups_prefix, or two issuers share"
+              + " this issuer's prefix");
     }
-    return who.groups();
+    return kept;
   }
 
   /** The uniform refusal; the reason is logged. Anything that is not a refusal passes through. */

@@ -70,31 +70,37 @@ class IssuerTrustTest {
   }
 
   @Test
-  void groupMappingIssuersNeedPrefixesOfWhichNoneBeginsAnother() {
+  void twoGroupMappingIssuersOfATenantNeverShareAGroupsPrefix() {
     IssuerRecord main = issuer("https://main", "groups", "");
     IssuerRecord partner = issuer("https://partner", "groups", "");
     IssuerRecord prefixed = issuer("https://partner", "groups", "partner/");
-    IssuerRecord other = issuer("https://other", "groups", "partner/eu/");
     IssuerRecord noGroups = issuer("https://plain", null, "");
     assertThat(IssuerAdmin.groupClash(partner, List.of(main))).contains(main);
-    assertThat(IssuerAdmin.groupClash(prefixed, List.of(main))).contains(main);
-    assertThat(IssuerAdmin.groupClash(prefixed, List.of(issuer("https://main", "groups", "corp/"))))
-        .isEmpty();
-    assertThat(IssuerAdmin.groupClash(other, List.of(prefixed))).contains(prefixed);
+    assertThat(IssuerAdmin.groupClash(prefixed, List.of(main))).isEmpty();
+    assertThat(
+            IssuerAdmin.groupClash(issuer("https://eu", "groups", "partner/"), List.of(prefixed)))
+        .contains(prefixed);
     assertThat(IssuerAdmin.groupClash(noGroups, List.of(main))).isEmpty();
     assertThat(IssuerAdmin.groupClash(main, List.of(main))).as("itself, updated").isEmpty();
   }
 
   @Test
-  void aGroupSubjectNamesTheOneIssuerThatAssertsIt() {
-    List<IssuerRecord> trusted =
-        List.of(
-            issuer("https://main", "groups", "corp/"),
-            issuer("https://partner", "groups", "partner/"));
+  void aGroupSubjectBelongsToTheIssuerWithTheLongestPrefixItStartsWith() {
+    IssuerRecord main = issuer("https://main", "groups", "");
+    IssuerRecord partner = issuer("https://partner", "groups", "partner/");
+    IssuerRecord eu = issuer("https://eu", "groups", "partner/eu/");
+    List<IssuerRecord> trusted = List.of(main, partner, eu, issuer("https://plain", null, "x/"));
+    assertThat(IssuerAdmin.assertingIssuer("group:admins", trusted)).contains("https://main");
     assertThat(IssuerAdmin.assertingIssuer("group:partner/admins", trusted))
+        .as("the main issuer's own group 'partner/admins' is not its to assert")
         .contains("https://partner");
-    assertThat(IssuerAdmin.assertingIssuer("group:corp/admins", trusted)).contains("https://main");
-    assertThat(IssuerAdmin.assertingIssuer("group:admins", trusted)).isEmpty();
+    assertThat(IssuerAdmin.assertingIssuer("group:partner/eu/ops", trusted)).contains("https://eu");
+    assertThat(IssuerAdmin.assertingIssuer("group:x/y", trusted)).contains("https://main");
     assertThat(IssuerAdmin.assertingIssuer("role:x", trusted)).isEmpty();
+    assertThat(IssuerAdmin.assertingIssuer("group:admins", List.of(partner))).isEmpty();
+    IssuerRecord twin = issuer("https://twin", "groups", "");
+    assertThat(IssuerAdmin.assertingIssuer("group:admins", List.of(main, twin)))
+        .as("two issuers with one prefix: nobody's")
+        .isEmpty();
   }
 }
