@@ -2,50 +2,103 @@ package dev.controlplane.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
 import java.io.IOException;
-import java.io.InputStream;
+import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Logger;
 
 /**
  * Fetches an issuer's discovery document and key set, and nothing else: https only (unless http is
- * allowed for tests), never to link-local addresses, 2 s timeouts, 64 KiB at most, redirects only
- * to the same host. The discovery document's {@code issuer} must be the configured issuer.
+ * allowed for tests), never to addresses {@link AddressPolicy} refuses, 64 KiB at most, redirects
+ * only to the same host. The discovery document's {@code issuer} must be the configured issuer.
+ *
+ * <p>Time is bounded as a whole, not per phase: each request ends {@link #REQUEST_TIMEOUT} after it
+ * starts (connect, headers and body — a server that sends headers and then one byte every few
+ * seconds is cut off), and the whole fetch by {@link #FETCH_DEADLINE}. Fetches run on a few threads
+ * of their own, never on a request thread, and no thread waits for a body: it is collected by a
+ * subscriber that is cancelled at the deadline.
  */
-public final class KeyFetcher {
+public final class KeyFetcher implements AutoCloseable {
 
   static final int MAX_BYTES = 64 * 1024;
-  private static final Duration TIMEOUT = Duration.ofSeconds(2);
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
+  static final Duration FETCH_DEADLINE = Duration.ofSeconds(4);
   private static final int MAX_REDIRECTS = 3;
+  private static final int THREADS = 8;
+  private static final int QUEUED = 64;
+  private static final int MIN_RSA_BITS = 2048;
+  private static final int MAX_RSA_BITS = 8192;
+  private static final Set<BigInteger> RSA_EXPONENTS =
+      Set.of(BigInteger.valueOf(3), BigInteger.valueOf(65537));
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = Logger.getLogger(KeyFetcher.class.getName());
 
   private final boolean allowHttp;
+  private final AddressPolicy addresses;
   private final HttpClient client;
+  private final ThreadPoolExecutor pool;
   private final AtomicLong fetches = new AtomicLong();
 
-  public KeyFetcher(boolean allowHttp) {
+  public KeyFetcher(boolean allowHttp, AddressPolicy addresses) {
     this.allowHttp = allowHttp;
+    this.addresses = addresses;
     this.client =
         HttpClient.newBuilder()
-            .connectTimeout(TIMEOUT)
+            .connectTimeout(REQUEST_TIMEOUT)
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
+    this.pool =
+        new ThreadPoolExecutor(
+            THREADS,
+            THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(QUEUED),
+            r -> {
+              Thread t = new Thread(r, "issuer-key-fetch");
+              t.setDaemon(true);
+              return t;
+            });
+    pool.allowCoreThreadTimeOut(true);
+  }
+
+  /** Starts fetching the issuer's key set on the fetch threads; fails with a KeyFetchFailed. */
+  public CompletableFuture<JWKSet> fetchAsync(IssuerRecord issuer) {
+    try {
+      return CompletableFuture.supplyAsync(() -> fetchKeys(issuer), pool);
+    } catch (RejectedExecutionException e) {
+      return CompletableFuture.failedFuture(new KeyFetchFailed("too many key fetches are queued"));
+    }
   }
 
   /** The issuer's current key set, through {@code jwks_url} or the discovery document. */
-  public JWKSet fetchKeys(IssuerRecord issuer) {
+  JWKSet fetchKeys(IssuerRecord issuer) {
+    Instant deadline = Instant.now().plus(FETCH_DEADLINE);
     String jwksUrl = issuer.jwksUrl();
     if (jwksUrl == null) {
-      JsonNode discovery = json(get(issuer.discoveryUrl()), "discovery document");
+      JsonNode discovery = json(get(issuer.discoveryUrl(), deadline), "discovery document");
       if (!issuer.issuer().equals(discovery.path("issuer").asText(null))) {
         throw new KeyFetchFailed("the discovery document names another issuer");
       }
@@ -53,27 +106,63 @@ public final class KeyFetcher {
           Optional.ofNullable(discovery.path("jwks_uri").asText(null))
               .orElseThrow(() -> new KeyFetchFailed("the discovery document has no jwks_uri"));
     }
-    String body = get(jwksUrl);
+    String body = get(jwksUrl, deadline);
     try {
-      return JWKSet.parse(body).toPublicJWKSet();
+      return usable(JWKSet.parse(body).toPublicJWKSet());
     } catch (java.text.ParseException e) {
       throw new KeyFetchFailed("the issuer's key set is not a JWK set");
     }
   }
 
-  /** How many key fetches this fetcher made (for metrics and tests). */
+  /** How many key requests this fetcher made (for metrics and tests). */
   public long fetchCount() {
     return fetches.get();
   }
 
-  private String get(String url) {
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+
+  /**
+   * The keys worth verifying with. RSA keys under 2048 bits are weak; keys over 8192 bits or with
+   * an exponent other than 65537 or 3 make every junk token expensive to check (a 3071-bit exponent
+   * costs about five times a normal verification): they are dropped, and logged.
+   */
+  static JWKSet usable(JWKSet set) {
+    return new JWKSet(
+        set.getKeys().stream()
+            .filter(
+                key -> {
+                  Optional<String> why = heavy(key);
+                  why.ifPresent(w -> LOG.warning("ignoring key " + key.getKeyID() + ": " + w));
+                  return why.isEmpty();
+                })
+            .toList());
+  }
+
+  private static Optional<String> heavy(JWK key) {
+    if (!(key instanceof RSAKey rsa)) {
+      return Optional.empty();
+    }
+    int bits = rsa.getModulus().decodeToBigInteger().bitLength();
+    if (bits < MIN_RSA_BITS || bits > MAX_RSA_BITS) {
+      return Optional.of("an RSA modulus of " + bits + " bits (2048 to 8192 are used)");
+    }
+    if (!RSA_EXPONENTS.contains(rsa.getPublicExponent().decodeToBigInteger())) {
+      return Optional.of("an RSA public exponent other than 65537 or 3");
+    }
+    return Optional.empty();
+  }
+
+  private String get(String url, Instant deadline) {
     URI uri = checked(url);
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      HttpResponse<InputStream> response = send(uri);
+      HttpResponse<byte[]> response = send(uri, deadline);
       int status = response.statusCode();
-      if (status >= 300 && status < 400 && response.headers().firstValue("Location").isPresent()) {
-        close(response);
-        URI next = uri.resolve(response.headers().firstValue("Location").get());
+      Optional<String> location = response.headers().firstValue("Location");
+      if (status >= 300 && status < 400 && location.isPresent()) {
+        URI next = uri.resolve(location.get());
         if (!uri.getHost().equalsIgnoreCase(String.valueOf(next.getHost()))) {
           throw new KeyFetchFailed("the issuer redirected to another host");
         }
@@ -81,50 +170,55 @@ public final class KeyFetcher {
         continue;
       }
       if (status != 200) {
-        close(response);
         throw new KeyFetchFailed("the issuer answered " + status);
       }
-      return read(response);
+      return new String(response.body(), StandardCharsets.UTF_8);
     }
     throw new KeyFetchFailed("too many redirects");
   }
 
-  private HttpResponse<InputStream> send(URI uri) {
+  /** One request whose headers and body arrive before the request timeout and the deadline. */
+  private HttpResponse<byte[]> send(URI uri, Instant deadline) {
+    Duration left = Duration.between(Instant.now(), deadline);
+    if (left.isNegative() || left.isZero()) {
+      throw new KeyFetchFailed("the issuer did not answer in time");
+    }
+    Duration timeout = left.compareTo(REQUEST_TIMEOUT) < 0 ? left : REQUEST_TIMEOUT;
     fetches.incrementAndGet();
     HttpRequest request =
         HttpRequest.newBuilder(uri)
-            .timeout(TIMEOUT)
+            .timeout(timeout)
             .header("Accept", "application/json")
             .GET()
             .build();
+    LimitedBody body = new LimitedBody(MAX_BYTES);
+    CompletableFuture<HttpResponse<byte[]>> response = client.sendAsync(request, info -> body);
     try {
-      return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    } catch (IOException e) {
-      throw new KeyFetchFailed("the issuer could not be reached");
+      return response.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      body.abort(new KeyFetchFailed("the issuer did not answer in time"));
+      response.cancel(true);
+      throw new KeyFetchFailed("the issuer did not answer in time");
+    } catch (ExecutionException e) {
+      throw failure(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      response.cancel(true);
       throw new KeyFetchFailed("interrupted while fetching keys");
     }
   }
 
-  private static String read(HttpResponse<InputStream> response) {
-    try (InputStream in = response.body()) {
-      byte[] bytes = in.readNBytes(MAX_BYTES + 1);
-      if (bytes.length > MAX_BYTES) {
-        throw new KeyFetchFailed("the issuer's response is larger than " + MAX_BYTES + " bytes");
-      }
-      return new String(bytes, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new KeyFetchFailed("the issuer's response could not be read");
+  private static KeyFetchFailed failure(Throwable cause) {
+    if (cause instanceof KeyFetchFailed known) {
+      return known;
     }
-  }
-
-  private static void close(HttpResponse<InputStream> response) {
-    try {
-      response.body().close();
-    } catch (IOException ignored) {
-      // nothing to do: the response is abandoned
+    if (cause instanceof HttpTimeoutException) {
+      return new KeyFetchFailed("the issuer did not answer in time");
     }
+    if (cause instanceof IOException) {
+      return new KeyFetchFailed("the issuer could not be reached");
+    }
+    return new KeyFetchFailed("the issuer's response could not be read");
   }
 
   /** Scheme and address rules, checked before every request, redirects included. */
@@ -144,11 +238,15 @@ public final class KeyFetcher {
     }
     try {
       for (InetAddress address : InetAddress.getAllByName(uri.getHost())) {
-        if (address.isLinkLocalAddress()
-            || address.isAnyLocalAddress()
-            || address.isMulticastAddress()) {
+        Optional<String> refusal = addresses.refusal(address);
+        if (refusal.isPresent()) {
           throw new KeyFetchFailed(
-              "key URLs must not point to link-local, wildcard or multicast addresses");
+              "key URL host "
+                  + uri.getHost()
+                  + " is "
+                  + address.getHostAddress()
+                  + ", "
+                  + refusal.get());
         }
       }
     } catch (java.net.UnknownHostException e) {
@@ -165,10 +263,10 @@ public final class KeyFetcher {
     }
   }
 
-  /** A key fetch that failed; the token is then refused (401) with this reason. */
+  /** A key fetch that failed; the token is then refused (401), the reason only logged. */
   static final class KeyFetchFailed extends RuntimeException {
     KeyFetchFailed(String reason) {
-      super(reason);
+      super(reason, null, false, false);
     }
   }
 }

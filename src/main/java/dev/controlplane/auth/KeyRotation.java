@@ -1,11 +1,11 @@
 package dev.controlplane.auth;
 
 import dev.controlplane.config.AuthConfig;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.time.Instant;
 import java.util.List;
 import java.util.logging.Logger;
@@ -26,7 +26,7 @@ public class KeyRotation {
   @Inject AuthConfig config;
   @Inject SigningKeys keys;
 
-  @Transactional
+  @Tx
   public void advance() {
     activateDue();
     retireExpired();

@@ -6,11 +6,11 @@ import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
 import com.nimbusds.jose.util.Base64URL;
 import dev.controlplane.config.AuthConfig;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.security.SecureRandom;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -26,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * private part is wiped). Private keys are stored AES-GCM encrypted.
  */
 @ApplicationScoped
-@Transactional
+@Tx
 public class SigningKeys {
 
   @jakarta.inject.Inject dev.controlplane.cluster.WriteGuard guard;
@@ -43,7 +43,7 @@ public class SigningKeys {
   private final Map<String, OctetKeyPair> privateKeys = new ConcurrentHashMap<>();
 
   /** Creates the tenant's first key, active at once (nothing can have cached an empty JWKS yet). */
-  @Transactional(Transactional.TxType.MANDATORY)
+  @Tx(Tx.Type.MANDATORY)
   public SigningKey createFirst(String tenant) {
     return insert(tenant, "active", Instant.now(), null);
   }
@@ -123,7 +123,7 @@ public class SigningKeys {
   }
 
   /** Publishes a next key for a tenant that has none pending (the automatic rotation). */
-  @Transactional(Transactional.TxType.MANDATORY)
+  @Tx(Tx.Type.MANDATORY)
   void scheduleNext(String tenant, Instant activateAfter) {
     insert(tenant, "passive", null, activateAfter);
   }

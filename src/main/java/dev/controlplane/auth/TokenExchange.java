@@ -3,13 +3,15 @@ package dev.controlplane.auth;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
-import dev.controlplane.metadata.model.Names;
 import dev.controlplane.rbac.Action;
 import dev.controlplane.rbac.Grants;
 import dev.controlplane.rbac.Permission;
 import dev.controlplane.rbac.RbacObject;
 import dev.controlplane.rbac.TenantEnforcers;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -17,14 +19,27 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The token exchange: a valid upstream token for a tenant becomes a service token carrying the
  * principal's RBAC permissions, narrowed by the request's hints. Permissions come only from RBAC.
+ *
+ * <p>Every refusal of the upstream token is the same 401 with the same detail ({@link #REFUSED}),
+ * whatever the reason — an unknown tenant, an untrusted issuer, a bad signature, an unreachable key
+ * server — so the answer tells a caller nothing about the tenant; the reason goes to the log (the
+ * audit trail) with the tenant and, once known, the issuer.
  */
 @ApplicationScoped
 public class TokenExchange {
+
+  /** The one detail of every refused upstream token. */
+  public static final String REFUSED = "the token is not valid for this tenant";
 
   private static final Logger LOG = Logger.getLogger(TokenExchange.class.getName());
   private static final int MAX_HINTS = 100;
@@ -35,12 +50,15 @@ public class TokenExchange {
   @Inject ServiceTokens tokens;
   @Inject ExchangeMetrics metrics;
 
+  /** Finishes exchanges whose keys had to be fetched: RBAC and signing need a managed thread. */
+  @Resource ManagedExecutorService executor;
+
   private UpstreamValidator validator;
   private KeyFetcher fetcher;
 
   @PostConstruct
   void init() {
-    fetcher = new KeyFetcher(config.allowHttp());
+    fetcher = new KeyFetcher(config.allowHttp(), new AddressPolicy(config.allowedNetworks()));
     UpstreamKeySets keySets =
         new UpstreamKeySets(
             fetcher, config.jwksCacheTtl(), config.jwksRefreshInterval(), Clock.systemUTC());
@@ -50,39 +68,124 @@ public class TokenExchange {
             keySets,
             issuers::find,
             config.clockSkew(),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            config.requireLowS());
   }
 
-  public ServiceTokens.Issued exchange(
+  @PreDestroy
+  void stop() {
+    fetcher.close();
+  }
+
+  /**
+   * Exchanges {@code upstreamToken}. Hints are checked at once (400); the rest completes the stage,
+   * on this thread when the issuer's keys are cached, else when they have been fetched.
+   */
+  public CompletionStage<ServiceTokens.Issued> exchange(
       String tenant, String upstreamToken, List<String> requested, List<String> resources) {
-    UpstreamIdentity identity;
-    try {
-      if (!Names.isValid(tenant)) {
-        throw new TokenRejected("the token's issuer is not trusted by this tenant");
-      }
-      identity = validator.validate(tenant, upstreamToken);
-    } catch (TokenRejected e) {
-      // An audit line per refusal, with the reason; never the token itself.
-      LOG.info("token exchange refused for tenant " + tenant + ": " + e.getMessage());
-      metrics.invalid();
-      throw e;
-    }
     Set<Action> actions = actions(requested);
     List<RbacObject> objects = objects(resources);
-    List<Permission> granted = enforcers.granted(tenant, identity.principal(), identity.groups());
-    List<Permission> perms = Grants.filter(granted, actions, objects);
-    if (perms.isEmpty()) {
-      metrics.forbidden();
-      throw new ControlPlaneException(
-          ErrorCode.FORBIDDEN, "no permission remains for this principal and request");
+    CompletableFuture<UpstreamIdentity> identity;
+    try {
+      identity = validator.validate(tenant, upstreamToken);
+    } catch (RuntimeException e) {
+      throw refused(tenant, e);
     }
-    ServiceTokens.Issued issued = tokens.issue(tenant, identity.principal(), perms);
-    metrics.issued();
-    return issued;
+    BiFunction<UpstreamIdentity, Throwable, ServiceTokens.Issued> finish =
+        (who, failure) -> {
+          if (failure != null) {
+            throw refused(tenant, failure);
+          }
+          return issue(tenant, who, actions, objects);
+        };
+    return identity.isDone() ? identity.handle(finish) : identity.handleAsync(finish, executor);
   }
 
   public long keyFetches() {
     return fetcher.fetchCount();
+  }
+
+  private ServiceTokens.Issued issue(
+      String tenant, UpstreamIdentity who, Set<Action> actions, List<RbacObject> objects) {
+    Set<String> groups = groupsOf(tenant, who);
+    List<Permission> granted = enforcers.granted(tenant, who.principal(), groups);
+    List<Permission> perms = Grants.filter(granted, actions, objects);
+    if (perms.isEmpty()) {
+      metrics.forbidden();
+      LOG.info(
+          "token exchange forbidden for tenant "
+              + tenant
+              + ": principal "
+              + who.principal()
+              + " of issuer "
+              + who.issuer()
+              + " with groups "
+              + groups
+              + " holds "
+              + granted.size()
+              + " permission(s), none left by the hints");
+      throw new ControlPlaneException(ErrorCode.FORBIDDEN, Grants.nothingLeft(granted, actions));
+    }
+    ServiceTokens.Issued issued = tokens.issue(tenant, who.principal(), perms);
+    metrics.issued();
+    LOG.fine(
+        () ->
+            "token issued for tenant "
+                + tenant
+                + " to principal "
+                + who.principal()
+                + " of issuer "
+                + who.issuer()
+                + " with groups "
+                + groups
+                + ": "
+                + perms);
+    return issued;
+  }
+
+  /**
+   * The identity's groups that its issuer may assert: a group subject belongs to the group-mapping
+   * issuer with the longest groups prefix it starts with, so an issuer with prefix {@code ""}
+   * cannot assert {@code group:partner/admins} once another issuer maps its groups to {@code
+   * partner/}. Rows that bypassed IssuerAdmin's checks and share a prefix assert nothing.
+   */
+  private Set<String> groupsOf(String tenant, UpstreamIdentity who) {
+    if (who.groups().isEmpty()) {
+      return Set.of();
+    }
+    List<IssuerRecord> all = issuers.list(tenant);
+    Set<String> kept = new LinkedHashSet<>();
+    for (String group : who.groups()) {
+      if (IssuerAdmin.assertingIssuer(group, all).filter(who.issuer()::equals).isPresent()) {
+        kept.add(group);
+      }
+    }
+    if (kept.size() < who.groups().size()) {
+      LOG.info(
+          "ignoring "
+              + (who.groups().size() - kept.size())
+              + " group(s) of issuer "
+              + who.issuer()
+              + " in tenant "
+              + tenant
+              + ": their names belong to another issuer's groups_prefix, or two issuers share"
+              + " this issuer's prefix");
+    }
+    return kept;
+  }
+
+  /** The uniform refusal; the reason is logged. Anything that is not a refusal passes through. */
+  private RuntimeException refused(String tenant, Throwable failure) {
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    if (!(cause instanceof TokenRejected)) {
+      return cause instanceof RuntimeException r ? r : new CompletionException(cause);
+    }
+    LOG.log(Level.INFO, "token exchange refused for tenant " + tenant + ": " + cause.getMessage());
+    metrics.invalid();
+    return new TokenRejected(REFUSED);
   }
 
   private static Set<Action> actions(List<String> requested) {

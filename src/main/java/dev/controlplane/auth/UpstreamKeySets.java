@@ -5,20 +5,23 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Cached upstream key sets, one per configured issuer. A key set is reused for the cache TTL; an
  * unknown {@code kid} may force a refresh, but any fetch for an issuer starts at most once per
- * refresh interval, and concurrent requests that need one share it (they wait for the same future).
- * So a flood of tokens with invented kids costs at most one fetch per interval.
+ * refresh interval, and concurrent requests that need one share it. So a flood of tokens with
+ * invented kids costs at most one fetch per interval.
+ *
+ * <p>Nothing here blocks: callers get a future. At most {@link #MAX_WAITERS} requests wait for an
+ * issuer's fetch in progress; more are refused at once, so a slow or hostile key server of one
+ * issuer holds a bounded number of requests, and no thread at all.
  */
 public final class UpstreamKeySets {
+
+  static final int MAX_WAITERS = 32;
 
   private final KeyFetcher fetcher;
   private final Duration ttl;
@@ -38,10 +41,11 @@ public final class UpstreamKeySets {
     Instant fetchedAt;
     Instant lastAttempt;
     CompletableFuture<JWKSet> inflight;
+    int waiters;
   }
 
   /** The issuer's keys: cached while fresh, else fetched (at most once per refresh interval). */
-  public JWKSet keys(String tenant, IssuerRecord issuer) {
+  public CompletableFuture<JWKSet> keys(String tenant, IssuerRecord issuer) {
     return load(entry(tenant, issuer), issuer, false);
   }
 
@@ -49,7 +53,7 @@ public final class UpstreamKeySets {
    * Keys after a token named an unknown kid: a refresh if the interval allows one, else the cached
    * set.
    */
-  public JWKSet refreshed(String tenant, IssuerRecord issuer) {
+  public CompletableFuture<JWKSet> refreshed(String tenant, IssuerRecord issuer) {
     return load(entry(tenant, issuer), issuer, true);
   }
 
@@ -60,63 +64,61 @@ public final class UpstreamKeySets {
     return entries.computeIfAbsent(key, k -> new Entry());
   }
 
-  private JWKSet load(Entry entry, IssuerRecord issuer, boolean forced) {
-    CompletableFuture<JWKSet> mine = null;
-    CompletableFuture<JWKSet> shared;
+  private CompletableFuture<JWKSet> load(Entry entry, IssuerRecord issuer, boolean forced) {
     synchronized (entry) {
       Instant now = clock.instant();
       boolean fresh = entry.keys != null && entry.fetchedAt.plus(ttl).isAfter(now);
       if (entry.inflight != null) {
-        shared = entry.inflight;
-      } else if ((fresh && !forced) || throttled(entry, now)) {
-        return Optional.ofNullable(entry.keys)
-            .orElseThrow(
-                () -> new TokenRejected("the issuer's signing keys are unavailable; retry later"));
-      } else {
-        mine = new CompletableFuture<>();
-        entry.inflight = mine;
-        entry.lastAttempt = now;
-        shared = mine;
+        if (entry.waiters >= MAX_WAITERS) {
+          return refused("too many requests already wait for this issuer's keys");
+        }
+        entry.waiters++;
+        return entry.inflight;
       }
+      if ((fresh && !forced) || throttled(entry, now)) {
+        return entry.keys != null
+            ? CompletableFuture.completedFuture(entry.keys)
+            : refused("the issuer's signing keys are unavailable; retry later");
+      }
+      CompletableFuture<JWKSet> fetch = new CompletableFuture<>();
+      entry.inflight = fetch;
+      entry.waiters = 1;
+      entry.lastAttempt = now;
+      fetcher
+          .fetchAsync(issuer)
+          .whenComplete((keys, failure) -> settle(entry, fetch, keys, failure));
+      return fetch;
     }
-    if (mine != null) {
-      fetchInto(entry, issuer, mine);
+  }
+
+  private void settle(
+      Entry entry, CompletableFuture<JWKSet> fetch, JWKSet keys, Throwable failure) {
+    synchronized (entry) {
+      if (failure == null) {
+        entry.keys = keys;
+        entry.fetchedAt = clock.instant();
+      }
+      entry.inflight = null;
+      entry.waiters = 0;
     }
-    return await(shared);
+    if (failure == null) {
+      fetch.complete(keys);
+    } else {
+      Throwable cause =
+          failure instanceof CompletionException && failure.getCause() != null
+              ? failure.getCause()
+              : failure;
+      fetch.completeExceptionally(
+          new TokenRejected(
+              "the issuer's signing keys could not be fetched: " + cause.getMessage()));
+    }
   }
 
   private boolean throttled(Entry entry, Instant now) {
     return entry.lastAttempt != null && entry.lastAttempt.plus(refreshInterval).isAfter(now);
   }
 
-  private void fetchInto(Entry entry, IssuerRecord issuer, CompletableFuture<JWKSet> future) {
-    try {
-      JWKSet keys = fetcher.fetchKeys(issuer);
-      synchronized (entry) {
-        entry.keys = keys;
-        entry.fetchedAt = clock.instant();
-        entry.inflight = null;
-      }
-      future.complete(keys);
-    } catch (RuntimeException e) {
-      synchronized (entry) {
-        entry.inflight = null;
-      }
-      future.completeExceptionally(e);
-    }
-  }
-
-  private static JWKSet await(CompletableFuture<JWKSet> future) {
-    try {
-      return future.get(10, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      String reason = e.getCause() == null ? "unknown" : e.getCause().getMessage();
-      throw new TokenRejected("the issuer's signing keys could not be fetched: " + reason);
-    } catch (TimeoutException e) {
-      throw new TokenRejected("the issuer's signing keys could not be fetched in time");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new TokenRejected("interrupted");
-    }
+  private static CompletableFuture<JWKSet> refused(String reason) {
+    return CompletableFuture.failedFuture(new TokenRejected(reason));
   }
 }

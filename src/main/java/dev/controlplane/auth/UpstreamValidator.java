@@ -21,6 +21,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
@@ -28,6 +29,9 @@ import java.util.stream.Collectors;
  * Validates an upstream OIDC token for a tenant (spec section 5, decisions.md "Tokens"). The
  * verifier is chosen by the key from the issuer's key set — its type, curve and declared algorithm
  * must fit the header's (allowed) algorithm — never by the header alone.
+ *
+ * <p>Everything up to the key lookup runs on the caller's thread; the result is a future because
+ * the issuer's keys may have to be fetched first, and nobody waits for that on a request thread.
  */
 public final class UpstreamValidator {
 
@@ -39,33 +43,64 @@ public final class UpstreamValidator {
   private final BiFunction<String, String, Optional<IssuerRecord>> issuers;
   private final Duration skew;
   private final Clock clock;
+  private final boolean requireLowS;
 
   public UpstreamValidator(
       Set<String> allowedAlgorithms,
       UpstreamKeySets keySets,
       BiFunction<String, String, Optional<IssuerRecord>> issuers,
       Duration skew,
-      Clock clock) {
+      Clock clock,
+      boolean requireLowS) {
     this.allowed =
         allowedAlgorithms.stream().map(JWSAlgorithm::parse).collect(Collectors.toUnmodifiableSet());
     this.keySets = keySets;
     this.issuers = issuers;
     this.skew = skew;
     this.clock = clock;
+    this.requireLowS = requireLowS;
   }
 
-  public UpstreamIdentity validate(String tenant, String token) {
-    SignedJWT jwt = JoseChecks.parse(token, allowed);
+  /**
+   * Validates {@code token} for {@code tenant}. Structural refusals are thrown at once; the rest
+   * completes the future, exceptionally with a {@link TokenRejected}.
+   */
+  public CompletableFuture<UpstreamIdentity> validate(String tenant, String token) {
+    SignedJWT jwt = JoseChecks.parse(token, allowed, requireLowS);
     JWTClaimsSet claims = claims(jwt);
     String iss = claims.getIssuer();
     IssuerRecord issuer =
         (iss == null ? Optional.<IssuerRecord>empty() : issuers.apply(tenant, iss))
             .orElseThrow(
                 () -> new TokenRejected("the token's issuer is not trusted by this tenant"));
-    verifySignature(tenant, issuer, jwt);
-    checkTimes(claims);
-    checkAudience(claims, issuer);
-    return identity(claims, issuer);
+    if (issuer.issuer().indexOf('|') >= 0) {
+      // A row from before the rule: its principal ids could collide with another issuer's.
+      throw new TokenRejected("the issuer contains '|', which principal ids cannot separate");
+    }
+    return keysFor(tenant, issuer, jwt)
+        .thenApply(
+            keys -> {
+              verifySignature(keys, jwt);
+              checkTimes(claims);
+              checkAudience(claims, issuer);
+              return identity(claims, issuer);
+            });
+  }
+
+  /** The issuer's keys, refreshed once when none fits a token that names a kid. */
+  private CompletableFuture<List<JWK>> keysFor(String tenant, IssuerRecord issuer, SignedJWT jwt) {
+    String kid = jwt.getHeader().getKeyID();
+    JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
+    return keySets
+        .keys(tenant, issuer)
+        .thenCompose(
+            set -> {
+              List<JWK> found = candidates(set, kid, alg);
+              if (!found.isEmpty() || kid == null) {
+                return CompletableFuture.completedFuture(found);
+              }
+              return keySets.refreshed(tenant, issuer).thenApply(s -> candidates(s, kid, alg));
+            });
   }
 
   private static JWTClaimsSet claims(SignedJWT jwt) {
@@ -76,13 +111,7 @@ public final class UpstreamValidator {
     }
   }
 
-  private void verifySignature(String tenant, IssuerRecord issuer, SignedJWT jwt) {
-    String kid = jwt.getHeader().getKeyID();
-    JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
-    List<JWK> candidates = candidates(keySets.keys(tenant, issuer), kid, alg);
-    if (candidates.isEmpty() && kid != null) {
-      candidates = candidates(keySets.refreshed(tenant, issuer), kid, alg);
-    }
+  private static void verifySignature(List<JWK> candidates, SignedJWT jwt) {
     if (candidates.isEmpty()) {
       throw new TokenRejected("no key of the issuer fits the token's kid and algorithm");
     }
@@ -161,9 +190,9 @@ public final class UpstreamValidator {
       throw new TokenRejected("the token has no usable " + issuer.subjectClaim() + " claim");
     }
     Set<String> groups =
-        issuer.groupsClaim() == null
-            ? Set.of()
-            : Groups.from(claims.getClaim(issuer.groupsClaim()));
+        issuer.mapsGroups()
+            ? Groups.from(claims.getClaim(issuer.groupsClaim()), issuer.groupsPrefix())
+            : Set.of();
     return new UpstreamIdentity(PrincipalId.of(issuer.issuer(), sub), issuer.issuer(), sub, groups);
   }
 }

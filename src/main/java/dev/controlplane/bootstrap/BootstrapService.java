@@ -1,5 +1,7 @@
 package dev.controlplane.bootstrap;
 
+import dev.controlplane.auth.AddressPolicy;
+import dev.controlplane.auth.IssuerAdmin;
 import dev.controlplane.auth.IssuerRecord;
 import dev.controlplane.auth.IssuerStore;
 import dev.controlplane.auth.SigningKeys;
@@ -11,34 +13,28 @@ import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.model.Names;
 import dev.controlplane.metadata.model.Tenant;
 import dev.controlplane.metadata.store.ResourceStore;
-import dev.controlplane.rbac.Action;
 import dev.controlplane.rbac.Grouping;
 import dev.controlplane.rbac.PolicyRule;
 import dev.controlplane.rbac.RbacStore;
+import dev.controlplane.rbac.Subjects;
+import dev.controlplane.rbac.TenantAdmin;
+import dev.controlplane.tx.Tx;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
-/** Initializes a tenant's authentication in one transaction (spec section 5, bootstrap). */
+/**
+ * Initializes a new tenant's authentication in one transaction (spec section 5, bootstrap). It only
+ * ever creates: a tenant that exists already — made through the API, or bootstrapped before — is
+ * refused with 409, so the bootstrap secret can never replace a live tenant's issuers or add admins
+ * to it.
+ */
 @ApplicationScoped
 public class BootstrapService {
 
-  public static final String ADMIN_ROLE = "role:tenant-admin";
-  static final List<Action> ADMIN_ACTIONS =
-      List.of(
-          Action.TENANT_MANAGE,
-          Action.RBAC_VIEW,
-          Action.RBAC_POLICY_MANAGE,
-          Action.RBAC_ASSIGNMENT_MANAGE);
-  private static final Pattern PRINCIPAL_ID = Pattern.compile("^[0-9a-f]{64}$");
-
-  @PersistenceContext(unitName = "controlplane")
-  EntityManager em;
+  public static final String ADMIN_ROLE = TenantAdmin.ROLE;
 
   @Inject ChangeLog changeLog;
   @Inject ResourceStore store;
@@ -46,6 +42,13 @@ public class BootstrapService {
   @Inject SigningKeys keys;
   @Inject RbacStore rbac;
   @Inject AuthConfig config;
+
+  private AddressPolicy addresses;
+
+  @PostConstruct
+  void init() {
+    addresses = new AddressPolicy(config.allowedNetworks());
+  }
 
   /** What to seed. */
   public record Request(
@@ -58,32 +61,25 @@ public class BootstrapService {
       List<IssuerRecord> issuers,
       List<String> adminPrincipals) {}
 
-  @Transactional
+  @Tx
   public Result initialize(String tenant, Request request) {
     validate(tenant, request);
     VersionedWrite write = changeLog.begin();
-    var existing = store.tenant(tenant);
-    if (existing.isPresent() && initialized(tenant)) {
-      throw ControlPlaneException.conflict("tenant " + tenant + " is already initialized");
+    if (store.tenant(tenant).isPresent()) {
+      throw ControlPlaneException.conflict(
+          "tenant "
+              + tenant
+              + " already exists; bootstrap initializes only new tenants (change an existing"
+              + " tenant's issuers and admins through its API)");
     }
-    if (existing.isEmpty()) {
-      write.put(new Tenant(tenant, request.displayName(), null, null, 0), null);
-    }
+    write.put(new Tenant(tenant, request.displayName(), null, null, 0), null);
     request.issuers().forEach(i -> issuers.upsert(tenant, i));
     keys.createFirst(tenant);
     String object = "tenant:" + tenant;
-    ADMIN_ACTIONS.forEach(
+    TenantAdmin.ACTIONS.forEach(
         a -> rbac.addPolicy(tenant, new PolicyRule(ADMIN_ROLE, object, a.wireName())));
     request.adminPrincipals().forEach(p -> rbac.addGrouping(tenant, new Grouping(p, ADMIN_ROLE)));
     return new Result(tenant, request.displayName(), request.issuers(), request.adminPrincipals());
-  }
-
-  /** A tenant is initialized once it has a signing key: bootstrap ran, or a token was issued. */
-  private boolean initialized(String tenant) {
-    return !em.createNativeQuery("SELECT 1 FROM signing_keys WHERE tenant = ?1 LIMIT 1")
-        .setParameter(1, tenant)
-        .getResultList()
-        .isEmpty();
   }
 
   private void validate(String tenant, Request request) {
@@ -101,19 +97,26 @@ public class BootstrapService {
       errors.add(new FieldError("initial_admin_principals", "at least one principal is required"));
     }
     for (String p : request.adminPrincipals()) {
-      boolean group = p != null && p.startsWith("group:") && Names.isValid(p.substring(6));
-      if (p == null || !(group || PRINCIPAL_ID.matcher(p).matches())) {
+      if (!(Subjects.isPrincipalId(p) || Subjects.isGroup(p))) {
         errors.add(
             new FieldError(
                 "initial_admin_principals",
-                "'" + p + "' is not a principal id (64 lowercase hex) or group:<name>"));
+                "'" + p + "' is not a principal id (64 lowercase hex) or " + Subjects.GROUP_RULE));
       }
     }
     if (!errors.isEmpty()) {
       throw ControlPlaneException.validation(errors);
     }
-    for (int i = 0; i < request.issuers().size(); i++) {
-      request.issuers().get(i).validated(config.allowHttp(), "idp_issuers[" + i + "].");
+    List<IssuerRecord> given = request.issuers();
+    for (int i = 0; i < given.size(); i++) {
+      IssuerRecord issuer =
+          given.get(i).validated(config.allowHttp(), addresses, "idp_issuers[" + i + "].");
+      IssuerAdmin.groupClash(issuer, given.subList(0, i))
+          .ifPresent(
+              other -> {
+                throw ControlPlaneException.validation(
+                    "idp_issuers", IssuerAdmin.clashMessage(issuer, other));
+              });
     }
   }
 }

@@ -1,10 +1,10 @@
 package dev.controlplane.broker;
 
 import dev.controlplane.metadata.model.StreamRef;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,7 @@ import java.util.Map;
  * down are ignored: they are stale.
  */
 @ApplicationScoped
-@Transactional
+@Tx
 public class BrokerHealthQueries {
 
   private static final String SHARDS =

@@ -9,11 +9,11 @@ import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.util.Map;
 import java.util.Optional;
 
@@ -37,7 +37,7 @@ public class BrokerRegistry {
   /** The result of a registration or heartbeat: the broker as stored and the metadata version. */
   public record Registered(Broker broker, long metadataVersion) {}
 
-  @Transactional
+  @Tx
   public Registered register(
       String brokerId,
       String address,
@@ -62,7 +62,7 @@ public class BrokerRegistry {
     return new Registered(stored, write.version());
   }
 
-  @Transactional
+  @Tx
   public Registered reportHealth(HealthReport report) {
     // Heartbeats are not versioned, but only the leader records them: its failure detector reads
     // them.
@@ -88,7 +88,7 @@ public class BrokerRegistry {
   }
 
   /** Marks a broker down if it still is not heartbeating; false when it recovered meanwhile. */
-  @Transactional
+  @Tx
   public boolean markDownIfSilent(
       String brokerId, java.time.Duration silence, java.time.Instant graceStart) {
     VersionedWrite write = changeLog.begin();
@@ -102,7 +102,7 @@ public class BrokerRegistry {
   }
 
   /** An operator drains a broker (no new shards; rebalancing empties it) or brings it back. */
-  @Transactional
+  @Tx
   public Registered setStatus(String brokerId, Broker.Status status) {
     if (status == Broker.Status.DOWN) {
       throw ControlPlaneException.validation(
@@ -125,7 +125,7 @@ public class BrokerRegistry {
   }
 
   /** Brokers not marked down whose last heartbeat (or the grace start, if later) is too old. */
-  @Transactional
+  @Tx
   @SuppressWarnings("unchecked")
   public java.util.List<String> silentBrokers(
       java.time.Duration silence, java.time.Instant graceStart) {

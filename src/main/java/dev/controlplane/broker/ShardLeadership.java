@@ -9,9 +9,9 @@ import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.ShardPlacement.ShardAssignment;
 import dev.controlplane.metadata.model.StreamRef;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,7 +29,7 @@ public class ShardLeadership {
   /** The outcome of a transfer: the leaders before and after, and the metadata version. */
   public record Transfer(String previousLeader, String newLeader, long metadataVersion) {}
 
-  @Transactional
+  @Tx
   public Transfer transfer(StreamRef ref, int shardId, String target) {
     VersionedWrite write = changeLog.begin();
     ShardPlacement placement =

@@ -38,6 +38,14 @@ public class AuthConfig {
   boolean allowHttp;
 
   @Inject
+  @ConfigProperty(name = "service.controlplane.oidc.allowed.networks")
+  Optional<String> allowedNetworks;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.oidc.require.low.s", defaultValue = "false")
+  boolean requireLowS;
+
+  @Inject
   @ConfigProperty(name = "service.controlplane.oidc.clock.skew", defaultValue = "60s")
   String clockSkew;
 
@@ -112,6 +120,22 @@ public class AuthConfig {
     return allowHttp;
   }
 
+  /**
+   * Loopback, private, CGNAT and unique-local networks that issuer key URLs may nevertheless point
+   * to (tests, development, an IdP inside the cluster); none by default.
+   */
+  public NetworkList allowedNetworks() {
+    return NetworkList.parse(
+        "service.controlplane.oidc.allowed.networks", allowedNetworks.orElse(""));
+  }
+
+  /**
+   * Whether ES256 signatures with a high S value (the malleable twin of a valid one) are refused.
+   */
+  public boolean requireLowS() {
+    return requireLowS;
+  }
+
   public Duration clockSkew() {
     return ControlPlaneConfig.duration("service.controlplane.oidc.clock.skew", clockSkew);
   }
@@ -158,6 +182,7 @@ public class AuthConfig {
   /** Parses every setting once, so a bad value stops the start instead of a later request. */
   public void validate() {
     allowedAlgorithms();
+    allowedNetworks();
     clockSkew();
     jwksCacheTtl();
     jwksRefreshInterval();

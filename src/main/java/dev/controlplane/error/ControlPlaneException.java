@@ -33,13 +33,32 @@ public class ControlPlaneException extends RuntimeException {
     this.leaderHint = leaderHint;
   }
 
+  /** At most this many field errors are listed; the detail gives the total. */
+  public static final int MAX_LISTED_ERRORS = 20;
+
   public static ControlPlaneException validation(List<FieldError> errors) {
+    // A body of 10,000 unknown fields must not get an answer ten times its size.
+    List<FieldError> listed =
+        errors.stream().limit(MAX_LISTED_ERRORS).map(ControlPlaneException::shortened).toList();
     String detail =
         errors.size() == 1
-            ? errors.get(0).field() + ": " + errors.get(0).message()
+            ? listed.get(0).field() + ": " + listed.get(0).message()
             : errors.size() + " fields are invalid";
-    return new ControlPlaneException(ErrorCode.VALIDATION_FAILED, detail, errors, null, null);
+    if (errors.size() > MAX_LISTED_ERRORS) {
+      detail += "; the first " + MAX_LISTED_ERRORS + " are listed";
+    }
+    return new ControlPlaneException(ErrorCode.VALIDATION_FAILED, detail, listed, null, null);
   }
+
+  /** A field path as long as the field name a client sent is cut to a readable length. */
+  private static FieldError shortened(FieldError error) {
+    String field = error.field();
+    return field == null || field.length() <= MAX_FIELD_PATH
+        ? error
+        : new FieldError(field.substring(0, MAX_FIELD_PATH) + "...", error.message());
+  }
+
+  private static final int MAX_FIELD_PATH = 200;
 
   public static ControlPlaneException validation(String field, String message) {
     return validation(List.of(new FieldError(field, message)));

@@ -33,11 +33,20 @@ public class AdminAuth {
   /** The permissions the caller holds in {@code tenant}. */
   public List<Permission> authenticate(HttpHeaders headers, String tenant) {
     String authorization = bearer(headers);
+    PathNames.check("tenant", tenant);
     if (isOperator(authorization)) {
       return operatorPermissions(tenant);
     }
-    PathNames.check("tenant", tenant);
     return tokens.verify(authorization.substring(7).trim(), tenant).perms();
+  }
+
+  /**
+   * Whether the request carries the platform operator's credential: only it may write what the
+   * platform owns in a tenant (its quotas), whatever a tenant's own tokens hold.
+   */
+  public boolean isPlatformOperator(HttpHeaders headers) {
+    String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
+    return authorization != null && isOperator(authorization);
   }
 
   /**

@@ -30,6 +30,11 @@ import java.util.regex.Pattern;
  * The bootstrap listener: its own socket ({@code SERVICE_BOOTSTRAP_BIND_ADDR}), created only when
  * bootstrap is enabled, serving only {@code POST /internal/bootstrap/tenants/{t}/initialize}. The
  * main HTTP port never serves it. The secret header is compared in constant time.
+ *
+ * <p>Slow clients: the JDK server reads a request on a worker thread, so {@link #WORKERS} threads
+ * serve it and a request that has not been read and answered within {@link #MAX_REQUEST_SECONDS}
+ * (or a response not taken within as long) loses its connection. A few clients trickling bytes can
+ * therefore neither hold every worker nor hold one for long.
  */
 public final class BootstrapListener {
 
@@ -37,6 +42,22 @@ public final class BootstrapListener {
   private static final Pattern PATH =
       Pattern.compile("^/internal/bootstrap/tenants/([^/]+)/initialize$");
   private static final int MAX_BODY = 1024 * 1024;
+  static final int WORKERS = 16;
+  static final int MAX_REQUEST_SECONDS = 10;
+
+  static {
+    // The JDK server reads its time limits once, from system properties, when it is first used;
+    // nothing else in this process uses it. An operator's own -D value wins.
+    setIfAbsent("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
+    setIfAbsent("sun.net.httpserver.maxRspTime", Integer.toString(MAX_REQUEST_SECONDS));
+    setIfAbsent("sun.net.httpserver.timerMillis", "250");
+  }
+
+  private static void setIfAbsent(String property, String value) {
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, value);
+    }
+  }
 
   private final HttpServer server;
   private final ExecutorService executor;
@@ -50,9 +71,9 @@ public final class BootstrapListener {
       String bindAddr, String token, BootstrapService service, ThreadFactory threads) {
     this.secret = token.getBytes(StandardCharsets.UTF_8);
     this.service = service;
-    this.executor = Executors.newFixedThreadPool(2, threads);
+    this.executor = Executors.newFixedThreadPool(WORKERS, threads);
     try {
-      server = HttpServer.create(address(bindAddr), 16);
+      server = HttpServer.create(address(bindAddr), 64);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot listen for bootstrap on " + bindAddr, e);
     }

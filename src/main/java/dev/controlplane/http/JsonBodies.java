@@ -75,7 +75,8 @@ final class JsonBodies {
         text(node, "discovery_url"),
         text(node, "jwks_url"),
         mappings.isObject() ? text(mappings, "subject_claim") : null,
-        mappings.isObject() ? text(mappings, "groups_claim") : null);
+        mappings.isObject() ? text(mappings, "groups_claim") : null,
+        mappings.isObject() ? text(mappings, "groups_prefix") : null);
   }
 
   static ObjectNode toJson(IssuerRecord r) {
@@ -88,6 +89,7 @@ final class JsonBodies {
     ObjectNode mappings = node.putObject("claim_mappings");
     mappings.put("subject_claim", r.subjectClaim());
     mappings.put("groups_claim", r.groupsClaim());
+    mappings.put("groups_prefix", r.groupsPrefix());
     return node;
   }
 }

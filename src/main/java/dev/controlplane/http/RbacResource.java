@@ -2,6 +2,9 @@ package dev.controlplane.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.controlplane.auth.IssuerAdmin;
+import dev.controlplane.auth.IssuerRecord;
+import dev.controlplane.auth.IssuerStore;
 import dev.controlplane.rbac.Grouping;
 import dev.controlplane.rbac.Permission;
 import dev.controlplane.rbac.PolicyRule;
@@ -22,7 +25,9 @@ import java.util.List;
 
 /**
  * RBAC policies and groupings of a tenant. The permission checks and scope rules are RbacAdmin's;
- * DELETE takes the object either as query parameters or as a JSON body.
+ * DELETE takes the object either as query parameters or as a JSON body. A group subject is shown
+ * with the {@code issuer} whose tokens assert it (null when none does), since a group means the
+ * group of one issuer.
  */
 @Path("/v1/tenants/{tenant}/rbac")
 @ApplicationScoped
@@ -31,14 +36,16 @@ public class RbacResource {
 
   @Inject RbacAdmin rbac;
   @Inject AdminAuth auth;
+  @Inject IssuerStore issuers;
 
   @GET
   @Path("/policies")
   public Response policies(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
     List<PolicyRule> rules = rbac.policies(tenant, auth.authenticate(headers, tenant));
+    List<IssuerRecord> trusted = issuers.list(tenant);
     ObjectNode reply = JsonBodies.JSON.createObjectNode();
     var list = reply.putArray("policies");
-    rules.forEach(r -> list.add(policy(r)));
+    rules.forEach(r -> list.add(withIssuer(policy(r), r.subject(), trusted)));
     return Response.ok(reply.toString()).build();
   }
 
@@ -49,7 +56,8 @@ public class RbacResource {
     List<Permission> caller = auth.authenticate(headers, tenant);
     PolicyRule rule = policy(JsonBodies.parse(body, false));
     boolean created = rbac.addPolicy(tenant, rule, caller);
-    return Response.status(created ? 201 : 200).entity(policy(rule).toString()).build();
+    ObjectNode stored = withIssuer(policy(rule), rule.subject(), issuers.list(tenant));
+    return Response.status(created ? 201 : 200).entity(stored.toString()).build();
   }
 
   @DELETE
@@ -75,9 +83,10 @@ public class RbacResource {
   @Path("/groupings")
   public Response groupings(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
     List<Grouping> edges = rbac.groupings(tenant, auth.authenticate(headers, tenant));
+    List<IssuerRecord> trusted = issuers.list(tenant);
     ObjectNode reply = JsonBodies.JSON.createObjectNode();
     var list = reply.putArray("groupings");
-    edges.forEach(g -> list.add(grouping(g)));
+    edges.forEach(g -> list.add(withIssuer(grouping(g), g.principal(), trusted)));
     return Response.ok(reply.toString()).build();
   }
 
@@ -88,7 +97,8 @@ public class RbacResource {
     List<Permission> caller = auth.authenticate(headers, tenant);
     Grouping edge = grouping(JsonBodies.parse(body, false));
     boolean created = rbac.addGrouping(tenant, edge, caller);
-    return Response.status(created ? 201 : 200).entity(grouping(edge).toString()).build();
+    ObjectNode stored = withIssuer(grouping(edge), edge.principal(), issuers.list(tenant));
+    return Response.status(created ? 201 : 200).entity(stored.toString()).build();
   }
 
   @DELETE
@@ -105,6 +115,14 @@ public class RbacResource {
         principal != null ? new Grouping(principal, role) : grouping(JsonBodies.parse(body, false));
     rbac.removeGrouping(tenant, edge, caller);
     return Response.noContent().build();
+  }
+
+  private static ObjectNode withIssuer(
+      ObjectNode node, String subject, List<IssuerRecord> trusted) {
+    if (subject != null && subject.startsWith("group:")) {
+      node.put("issuer", IssuerAdmin.assertingIssuer(subject, trusted).orElse(null));
+    }
+    return node;
   }
 
   private static PolicyRule policy(JsonNode node) {

@@ -68,7 +68,14 @@ public class TenantResource {
     PathNames.check("tenant", tenant);
     var doc = Documents.parse(codec, body, headers);
     Tenant wanted = (Tenant) codec.read(doc, ResourceKind.TENANT, Map.of("name", tenant));
-    Applied<Tenant> applied = tenants.applyTenant(wanted, codec.expectedVersion(doc));
+    Applied<Tenant> applied =
+        tenants.applyTenant(
+            wanted,
+            codec.expectedVersion(doc),
+            auth.isPlatformOperator(headers)
+                ? TenantService.Writer.PLATFORM
+                : TenantService.Writer.TENANT,
+            doc.path("spec").has("quotas"));
     return Documents.body(
             Response.status(applied.created() ? 201 : 200),
             codec,

@@ -12,11 +12,18 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
-/** The token exchange. */
+/**
+ * The token exchange, asynchronous: while an issuer's keys are fetched the request holds no thread,
+ * so a slow key server of one tenant cannot use up the threads every other request needs.
+ */
 @Path("/v1/tenants/{tenant}/token")
 @ApplicationScoped
 public class TokenResource {
@@ -27,19 +34,38 @@ public class TokenResource {
   @Path("/exchange")
   @Consumes("application/json")
   @Produces("application/json")
-  public Response exchange(
-      @PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+  public void exchange(
+      @PathParam("tenant") String tenant,
+      byte[] body,
+      @Context HttpHeaders headers,
+      @Suspended AsyncResponse response) {
+    // Far beyond the key fetch deadline; only a fault could reach it.
+    response.setTimeout(30, TimeUnit.SECONDS);
     String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       throw new TokenRejected("a bearer token is required");
     }
     JsonNode request = JsonBodies.parse(body, true);
-    ServiceTokens.Issued issued =
-        exchange.exchange(
+    exchange
+        .exchange(
             tenant,
             authorization.substring(7).trim(),
             JsonBodies.texts(request, "requested"),
-            JsonBodies.texts(request, "resources"));
+            JsonBodies.texts(request, "resources"))
+        .whenComplete(
+            (issued, failure) -> {
+              if (failure == null) {
+                response.resume(reply(issued));
+              } else {
+                response.resume(
+                    failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause()
+                        : failure);
+              }
+            });
+  }
+
+  private static Response reply(ServiceTokens.Issued issued) {
     ObjectNode reply = JsonBodies.JSON.createObjectNode();
     reply.put("service_token", issued.token());
     reply.put("expires_in", issued.expiresIn());

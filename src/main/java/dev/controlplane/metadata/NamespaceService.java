@@ -6,9 +6,9 @@ import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.model.Namespace;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -19,7 +19,7 @@ public class NamespaceService {
   @Inject ChangeLog changeLog;
   @Inject ResourceStore store;
 
-  @Transactional
+  @Tx
   public Applied<Namespace> applyNamespace(Namespace namespace, OptionalLong expectedVersion) {
     VersionedWrite write = changeLog.begin();
     if (store.tenant(namespace.tenant()).isEmpty()) {
@@ -34,7 +34,7 @@ public class NamespaceService {
     return new Applied<>(stored, current.isPresent() ? Outcome.UPDATED : Outcome.CREATED);
   }
 
-  @Transactional
+  @Tx
   public Namespace deleteNamespace(String tenant, String name) {
     VersionedWrite write = changeLog.begin();
     Namespace current =

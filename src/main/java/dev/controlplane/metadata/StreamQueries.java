@@ -5,9 +5,9 @@ import dev.controlplane.broker.BrokerHealthQueries.StreamMetrics;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -31,7 +31,7 @@ public class StreamQueries {
 
   public record Page(List<StreamInfo> streams, String nextPageToken) {}
 
-  @Transactional
+  @Tx
   public Page listStreams(
       String tenant, String namespace, String filter, int pageSize, String pageToken) {
     String safeFilter = filter == null ? "" : filter;

@@ -13,9 +13,9 @@ import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -38,7 +38,7 @@ public class StreamService {
    * Creates the stream and its placement; ALREADY_EXISTS when the name is taken (deleted ones
    * included).
    */
-  @Transactional
+  @Tx
   public Stream createStream(Stream stream) {
     VersionedWrite write = changeLog.begin();
     requireNamespace(stream.ref());
@@ -53,7 +53,7 @@ public class StreamService {
    * Create-or-replace for the declarative API: creates like {@link #createStream}, or changes
    * mutable settings.
    */
-  @Transactional
+  @Tx
   public Applied<Stream> applyStream(Stream stream, OptionalLong expectedVersion) {
     VersionedWrite write = changeLog.begin();
     StreamRef ref = stream.ref();
@@ -86,7 +86,7 @@ public class StreamService {
    * Publishes the DELETE of the stream and its placement at once; the row waits for the grace
    * period. Refused while brokers report active subscribers, unless {@code force}.
    */
-  @Transactional
+  @Tx
   public Stream deleteStream(StreamRef ref, boolean force) {
     VersionedWrite write = changeLog.begin();
     Stream current =
@@ -111,7 +111,7 @@ public class StreamService {
   }
 
   /** Brings back a stream still in its grace period, with a fresh placement (CREATE updates). */
-  @Transactional
+  @Tx
   public Stream restoreStream(StreamRef ref) {
     VersionedWrite write = changeLog.begin();
     Stream deleted =
@@ -152,7 +152,7 @@ public class StreamService {
   }
 
   /** Purges streams whose grace period is over; returns how many. */
-  @Transactional
+  @Tx
   public int purgeExpired(int limit) {
     var expired = store.streamsToPurge(Instant.now(), limit);
     expired.forEach(s -> store.purge(s.ref()));

@@ -1,29 +1,52 @@
 package dev.controlplane.metadata;
 
 import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.Applied.Outcome;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.model.Tenant;
+import dev.controlplane.metadata.model.Tenant.TenantQuotas;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Creates, replaces and deletes tenants. */
+/**
+ * Creates, replaces and deletes tenants. A tenant's quotas belong to the platform that imposes
+ * them: the tenant's own administrators may rewrite everything else, but not {@code spec.quotas}.
+ */
 @ApplicationScoped
 public class TenantService {
+
+  /** Who writes: the platform operator, or an administrator of the tenant itself. */
+  public enum Writer {
+    PLATFORM,
+    TENANT
+  }
 
   @Inject ChangeLog changeLog;
   @Inject ResourceStore store;
 
-  @Transactional
+  @Tx
   public Applied<Tenant> applyTenant(Tenant tenant, OptionalLong expectedVersion) {
+    return applyTenant(tenant, expectedVersion, Writer.PLATFORM, true);
+  }
+
+  /**
+   * Create-or-replace. A {@link Writer#TENANT} write keeps the stored quotas when the document has
+   * none ({@code quotasGiven} false) and is refused (403) when it carries different ones.
+   */
+  @Tx
+  public Applied<Tenant> applyTenant(
+      Tenant wanted, OptionalLong expectedVersion, Writer writer, boolean quotasGiven) {
     VersionedWrite write = changeLog.begin();
-    Optional<Tenant> current = store.tenant(tenant.name());
+    Optional<Tenant> current = store.tenant(wanted.name());
     Preconditions.checkExpectedVersion(expectedVersion, current);
+    Tenant tenant =
+        writer == Writer.PLATFORM ? wanted : withPlatformQuotas(wanted, current, quotasGiven);
     if (current.isPresent() && Preconditions.sameContent(current.get(), tenant)) {
       return new Applied<>(current.get(), Outcome.UNCHANGED);
     }
@@ -31,7 +54,23 @@ public class TenantService {
     return new Applied<>(stored, current.isPresent() ? Outcome.UPDATED : Outcome.CREATED);
   }
 
-  @Transactional
+  private static Tenant withPlatformQuotas(
+      Tenant wanted, Optional<Tenant> current, boolean quotasGiven) {
+    TenantQuotas stored = current.map(Tenant::quotas).orElse(TenantQuotas.NONE);
+    if (!quotasGiven) {
+      return new Tenant(
+          wanted.name(), wanted.description(), stored, wanted.encryption(), wanted.version());
+    }
+    if (!wanted.quotas().equals(stored)) {
+      throw new ControlPlaneException(
+          ErrorCode.FORBIDDEN,
+          "spec.quotas of a tenant is set by the platform operator; a tenant's own PUT may leave"
+              + " it out or repeat the stored value, not change it");
+    }
+    return wanted;
+  }
+
+  @Tx
   public Tenant deleteTenant(String name) {
     VersionedWrite write = changeLog.begin();
     Tenant current =

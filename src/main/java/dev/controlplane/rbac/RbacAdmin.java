@@ -3,11 +3,11 @@ package dev.controlplane.rbac;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.model.Names;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Collection;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * RBAC administration with the scope rules of the spec: objects in the grammar and of the path's
@@ -18,8 +18,6 @@ import java.util.regex.Pattern;
 public class RbacAdmin {
 
   @jakarta.inject.Inject dev.controlplane.cluster.WriteGuard guard;
-
-  private static final Pattern PRINCIPAL_ID = Pattern.compile("^[0-9a-f]{64}$");
 
   @Inject RbacStore store;
   @Inject TenantEnforcers enforcers;
@@ -43,24 +41,28 @@ public class RbacAdmin {
   }
 
   /** Adds the policy; returns whether it was created (false: it existed). */
+  @Tx
   public boolean addPolicy(String tenant, PolicyRule rule, Collection<Permission> caller) {
     guard.requireLeader();
     checkPolicy(tenant, rule, caller);
     return store.addPolicy(tenant, rule);
   }
 
+  @Tx
   public boolean removePolicy(String tenant, PolicyRule rule, Collection<Permission> caller) {
     guard.requireLeader();
     checkPolicy(tenant, rule, caller);
     return store.removePolicy(tenant, rule);
   }
 
+  @Tx
   public boolean addGrouping(String tenant, Grouping grouping, Collection<Permission> caller) {
     guard.requireLeader();
     checkGrouping(tenant, grouping, caller);
     return store.addGrouping(tenant, grouping);
   }
 
+  @Tx
   public boolean removeGrouping(String tenant, Grouping grouping, Collection<Permission> caller) {
     guard.requireLeader();
     checkGrouping(tenant, grouping, caller);
@@ -69,6 +71,7 @@ public class RbacAdmin {
 
   private void checkPolicy(String tenant, PolicyRule rule, Collection<Permission> caller) {
     requireAny(caller, tenant, Action.RBAC_POLICY_MANAGE);
+    requireTenant(tenant);
     checkSubject("subject", rule.subject(), true);
     RbacObject object = parseObject(tenant, rule.object());
     Action action =
@@ -89,6 +92,7 @@ public class RbacAdmin {
 
   private void checkGrouping(String tenant, Grouping grouping, Collection<Permission> caller) {
     requireAny(caller, tenant, Action.RBAC_ASSIGNMENT_MANAGE);
+    requireTenant(tenant);
     checkSubject("principal", grouping.principal(), false);
     if (grouping.role() == null
         || !(grouping.role().startsWith("role:") || grouping.role().startsWith("group:"))) {
@@ -98,6 +102,19 @@ public class RbacAdmin {
     if (!roleWithin(tenant, grouping.role(), caller, Action.RBAC_ASSIGNMENT_MANAGE)) {
       throw forbidden(
           grouping.role() + " grants permissions outside your rbac.assignment.manage scope");
+    }
+  }
+
+  /**
+   * A write for a tenant that does not exist is a 404 (and an invalid name a 400), not a foreign
+   * key violation; the tenant's row stays locked against deletion until the write commits.
+   */
+  private void requireTenant(String tenant) {
+    if (!Names.isValid(tenant)) {
+      throw ControlPlaneException.validation("path.tenant", "must be " + Names.RULE);
+    }
+    if (!store.lockTenant(tenant)) {
+      throw ControlPlaneException.notFound("tenant " + tenant + " does not exist");
     }
   }
 
@@ -152,21 +169,17 @@ public class RbacAdmin {
     if (subject == null) {
       throw ControlPlaneException.validation(field, "is required");
     }
-    if (PRINCIPAL_ID.matcher(subject).matches()) {
+    if (Subjects.isPrincipalId(subject) || Subjects.isGroup(subject)) {
       return;
     }
-    if (subject.startsWith("group:") && Names.isValid(subject.substring(6))) {
-      return;
-    }
-    if (subject.startsWith("role:")
-        && Names.isValid(subject.substring(5))
-        && (allowRole || "role".equals(field))) {
+    if (Subjects.isRole(subject) && (allowRole || "role".equals(field))) {
       return;
     }
     throw ControlPlaneException.validation(
         field,
-        "must be a principal id (64 lowercase hex), group:<name>"
-            + (allowRole ? " or role:<name>" : ""));
+        "must be a principal id (64 lowercase hex), "
+            + Subjects.GROUP_RULE
+            + (allowRole ? " or role:<name> (" + Names.RULE + ")" : ""));
   }
 
   private static ControlPlaneException forbidden(String message) {

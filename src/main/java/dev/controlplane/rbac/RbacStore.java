@@ -1,9 +1,9 @@
 package dev.controlplane.rbac;
 
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.util.List;
 
 /**
@@ -12,7 +12,7 @@ import java.util.List;
  * learns that its cached enforcer is stale.
  */
 @ApplicationScoped
-@Transactional
+@Tx
 public class RbacStore {
 
   @PersistenceContext(unitName = "controlplane")
@@ -24,6 +24,17 @@ public class RbacStore {
             .setParameter(1, tenant)
             .getResultList();
     return rows.isEmpty() ? 0 : ((Number) rows.get(0)).longValue();
+  }
+
+  /**
+   * Whether the tenant exists; if so its row is share-locked until the transaction ends, so it
+   * cannot be deleted under a write that is about to reference it.
+   */
+  public boolean lockTenant(String tenant) {
+    return !em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR KEY SHARE")
+        .setParameter(1, tenant)
+        .getResultList()
+        .isEmpty();
   }
 
   public List<PolicyRule> policies(String tenant) {

@@ -3,7 +3,6 @@ package dev.controlplane.rbac;
 import java.util.List;
 import org.casbin.jcasbin.model.Model;
 import org.casbin.jcasbin.persist.Adapter;
-import org.casbin.jcasbin.persist.Helper;
 
 /**
  * jcasbin's view of one tenant's rows in {@code rbac_policies} and {@code rbac_groupings}. It only
@@ -20,18 +19,19 @@ final class TableAdapter implements Adapter {
     this.tenant = tenant;
   }
 
+  /**
+   * Rules go into the model as field lists, never as CSV lines: group names come from identity
+   * providers and may contain commas, quotes or a leading {@code #}, which a policy line would
+   * split, unquote or read as a comment.
+   */
   @Override
   public void loadPolicy(Model model) {
     for (PolicyRule p : store.policies(tenant)) {
-      Helper.loadPolicyLine(line("p", p.subject(), tenant, p.object(), p.action()), model);
+      model.addPolicy("p", "p", List.of(p.subject(), tenant, p.object(), p.action()));
     }
     for (Grouping g : store.groupings(tenant)) {
-      Helper.loadPolicyLine(line("g", g.principal(), g.role(), tenant), model);
+      model.addPolicy("g", "g", List.of(g.principal(), g.role(), tenant));
     }
-  }
-
-  private static String line(String... fields) {
-    return String.join(", ", List.of(fields));
   }
 
   @Override

@@ -19,13 +19,12 @@ import com.nimbusds.jose.util.Base64;
 import com.nimbusds.jose.util.Base64URL;
 import com.nimbusds.jwt.EncryptedJWT;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.sun.net.httpserver.HttpServer;
 import dev.controlplane.it.support.Auth;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.KeyServer;
 import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.SharedServer;
 import java.math.BigInteger;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -34,7 +33,6 @@ import java.util.Date;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -310,7 +308,43 @@ class HostileTokenIT {
               + "\"}]}";
         });
     add(cases, "garbage", () -> "not.a.jwt");
+    add(cases, "== padding on the signature", () -> valid() + "==");
+    add(
+        cases,
+        "= padding on the header",
+        () -> {
+          String[] p = valid().split("\\.");
+          return p[0] + "=." + p[1] + "." + p[2];
+        });
+    add(cases, "standard base64 alphabet in the signature", HostileTokenIT::standardAlphabet);
+    add(
+        cases,
+        "a space inside the signature",
+        () -> {
+          String t = valid();
+          return t.substring(0, t.length() - 10) + " " + t.substring(t.length() - 10);
+        });
+    add(
+        cases,
+        "stray bits in the signature's last character",
+        () -> {
+          String t = valid();
+          char last = t.charAt(t.length() - 1);
+          return t.substring(0, t.length() - 1) + (char) (last + 1);
+        });
+    add(cases, "a 65-byte ES256 signature", () -> withSignature(new byte[65]));
     return cases.stream();
+  }
+
+  /** The valid token with its signature in the standard alphabet ({@code +/} for {@code -_}). */
+  private static String standardAlphabet() {
+    for (int i = 0; i < 50; i++) {
+      String[] p = valid().split("\\.");
+      if (p[2].contains("-") || p[2].contains("_")) {
+        return p[0] + "." + p[1] + "." + p[2].replace('-', '+').replace('_', '/');
+      }
+    }
+    throw new AssertionError("no signature with - or _ in 50 tries");
   }
 
   private static String unsignedWithAlgAndValidSignature(String alg) {
@@ -354,6 +388,9 @@ class HostileTokenIT {
     assertThat(reply.status()).as(name + ": " + reply.body()).isEqualTo(401);
     assertThat(reply.body()).doesNotContain("service_token");
     assertThat(reply.json().path("code").asText()).isEqualTo("invalid_token");
+    assertThat(reply.json().path("detail").asText())
+        .as("one detail for every refusal; the reason is only logged")
+        .isEqualTo(TrustBoundaryIT.REFUSED);
     assertThat(reply.raw().headers().firstValue("WWW-Authenticate"))
         .hasValue("Bearer error=\"invalid_token\"");
   }
@@ -361,26 +398,10 @@ class HostileTokenIT {
   @Test
   void aFloodOfUnknownKidsCausesAtMostOneKeyFetchPerRefreshWindow() throws Exception {
     ECKey key = attackerKey("flood-key");
-    AtomicInteger fetches = new AtomicInteger();
-    HttpServer jwks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
-    byte[] body =
-        ("{\"keys\":[" + key.toPublicJWK().toJSONString() + "]}").getBytes(StandardCharsets.UTF_8);
-    jwks.createContext(
-        "/jwks",
-        exchange -> {
-          fetches.incrementAndGet();
-          exchange.sendResponseHeaders(200, body.length);
-          exchange.getResponseBody().write(body);
-          exchange.close();
-        });
-    jwks.start();
-    try {
-      String issuer = "http://127.0.0.1:" + jwks.getAddress().getPort() + "/flood";
+    try (KeyServer jwks = new KeyServer(List.of(key))) {
+      String issuer = jwks.base() + "/flood";
       var record =
-          Http.JSON
-              .createObjectNode()
-              .put("issuer", issuer)
-              .put("jwks_url", "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks");
+          Http.JSON.createObjectNode().put("issuer", issuer).put("jwks_url", jwks.jwksUrl());
       record.putArray("audiences").add("controlplane");
       var created =
           Auth.bootstrap(
@@ -400,7 +421,7 @@ class HostileTokenIT {
                       "{}")
                   .status())
           .isEqualTo(200);
-      int before = fetches.get();
+      int before = jwks.fetches();
       List<CompletableFuture<Integer>> flood = new ArrayList<>();
       for (int i = 0; i < 60; i++) {
         String kid = "unknown-" + i;
@@ -422,11 +443,9 @@ class HostileTokenIT {
         assertThat(f.get()).isEqualTo(401);
       }
       assertThat(before).isEqualTo(1);
-      assertThat(fetches.get() - before)
+      assertThat(jwks.fetches() - before)
           .as("key fetches caused by 60 unknown kids")
           .isLessThanOrEqualTo(1);
-    } finally {
-      jwks.stop(0);
     }
   }
 }

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.nimbusds.jwt.SignedJWT;
 import dev.controlplane.it.support.Auth;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.IsolatedServer;
 import dev.controlplane.it.support.OidcProvider;
-import dev.controlplane.it.support.Ports;
-import dev.controlplane.it.support.ServerProcess;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import java.time.Duration;
@@ -32,22 +31,17 @@ class KeyLifecycleIT {
   @Test
   void keysRotateOnTheirPeriodPublishedBeforeSigningAndRetiredAfterTheirLastToken()
       throws Exception {
-    String db = TestDatabase.url(TestDatabase.name() + "_keys");
-    TestDatabase.reset(db);
-    int http = Ports.free();
-    int bootstrap = Ports.free();
-    Map<String, String> env = SharedServer.baseEnvironment(http, Ports.free(), db);
-    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
-    env.put("SERVICE_BOOTSTRAP_ENABLED", "true");
-    env.put("SERVICE_BOOTSTRAP_BIND_ADDR", "127.0.0.1:" + bootstrap);
-    env.put("SERVICE_BOOTSTRAP_TOKEN", SharedServer.BOOTSTRAP_TOKEN);
-    env.put("SERVICE_CONTROLPLANE_TOKEN_TTL", TOKEN_TTL.toSeconds() + "s");
-    env.put("SERVICE_CONTROLPLANE_OIDC_CLOCK_SKEW", SKEW.toSeconds() + "s");
-    env.put("SERVICE_CONTROLPLANE_JWKS_MAX_AGE", "1s");
-    env.put("SERVICE_CONTROLPLANE_KEY_ROTATION_CHECK_INTERVAL", "250ms");
-    env.put("SERVICE_CONTROLPLANE_KEY_ROTATION_PERIOD", ROTATION_PERIOD.toSeconds() + "s");
-    try (ServerProcess node = new ServerProcess("key-lifecycle", env).start()) {
-      node.awaitReady(Duration.ofSeconds(120));
+    String db = IsolatedServer.database("keys");
+    Map<String, String> settings =
+        Map.of(
+            "SERVICE_CONTROLPLANE_TOKEN_TTL", TOKEN_TTL.toSeconds() + "s",
+            "SERVICE_CONTROLPLANE_OIDC_CLOCK_SKEW", SKEW.toSeconds() + "s",
+            "SERVICE_CONTROLPLANE_JWKS_MAX_AGE", "1s",
+            "SERVICE_CONTROLPLANE_KEY_ROTATION_CHECK_INTERVAL", "250ms",
+            "SERVICE_CONTROLPLANE_KEY_ROTATION_PERIOD", ROTATION_PERIOD.toSeconds() + "s");
+    try (IsolatedServer node = IsolatedServer.start("key-lifecycle", "keys", settings)) {
+      int http = node.httpPort();
+      int bootstrap = node.bootstrapPort();
       var created =
           Auth.bootstrap(
               bootstrap,

@@ -4,9 +4,9 @@ import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -35,7 +35,7 @@ public class RebalanceService {
   /** The plan and the metadata version after it was applied (or at which it was computed). */
   public record Result(RebalancePlanner.Plan plan, long metadataVersion, boolean applied) {}
 
-  @Transactional
+  @Tx
   public Result rebalance(Scope scope, Strategy strategy, boolean dryRun) {
     VersionedWrite write = dryRun ? null : changeLog.begin();
     var placements = store.allPlacements();

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.Namespace;
@@ -52,6 +53,9 @@ public final class ResourceCodec {
   /** Parses a document; any syntax error is a validation error, never a server error. */
   public JsonNode parse(byte[] body, DocumentFormat format) {
     try {
+      if (format == DocumentFormat.YAML) {
+        rejectAnchors(body);
+      }
       JsonNode node = (format == DocumentFormat.YAML ? yaml : json).readTree(body);
       if (node == null || node.isMissingNode()) {
         throw ControlPlaneException.validation("body", "is empty");
@@ -62,6 +66,25 @@ public final class ResourceCodec {
       throw ControlPlaneException.validation("body", "is not valid " + format + where);
     } catch (IOException e) {
       throw ControlPlaneException.validation("body", "could not be read");
+    }
+  }
+
+  /**
+   * Refuses YAML anchors and aliases ({@code &name}, {@code *name}, merge keys): the parser would
+   * store an alias as the anchor's name, something the author did not write.
+   */
+  private void rejectAnchors(byte[] body) throws IOException {
+    try (YAMLParser parser = (YAMLParser) yaml.getFactory().createParser(body)) {
+      while (parser.nextToken() != null) {
+        if (parser.isCurrentAlias() || parser.getCurrentAnchor() != null) {
+          throw ControlPlaneException.validation(
+              "body",
+              "YAML anchors and aliases (&name, *name) are not accepted; write the value out"
+                  + " (line "
+                  + parser.currentLocation().getLineNr()
+                  + ")");
+        }
+      }
     }
   }
 

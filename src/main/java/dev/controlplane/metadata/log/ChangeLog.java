@@ -8,6 +8,7 @@ import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.UpdateType;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.Tx;
 import jakarta.annotation.Resource.AuthenticationType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,7 +18,6 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import jakarta.transaction.Transactional;
 import java.util.List;
 
 /**
@@ -58,7 +58,7 @@ public class ChangeLog {
   TransactionSynchronizationRegistry transactions;
 
   /** Starts a versioned write in the caller's transaction. */
-  @Transactional(Transactional.TxType.MANDATORY)
+  @Tx(Tx.Type.MANDATORY)
   public VersionedWrite begin() {
     long term = guard.currentTerm();
     ClusterStateEntity state =
@@ -97,7 +97,7 @@ public class ChangeLog {
   }
 
   /** The head version and the oldest retained one, as committed now. */
-  @Transactional
+  @Tx
   public LogBounds bounds() {
     Object[] row =
         (Object[])
@@ -108,7 +108,7 @@ public class ChangeLog {
   }
 
   /** Up to {@code limit} updates with versions above {@code after}, in version order. */
-  @Transactional
+  @Tx
   public List<MetadataUpdate> readAfter(long after, int limit) {
     return em.createQuery(
             "from MetadataUpdateEntity where version > :after order by version",
@@ -125,7 +125,7 @@ public class ChangeLog {
    * go back to {@code after}. Streamed in batches, so going back 100,000 versions does not hold
    * them all.
    */
-  @Transactional(Transactional.TxType.MANDATORY)
+  @Tx(Tx.Type.MANDATORY)
   public void forEachNewestFirst(
       long after, long upTo, java.util.function.Consumer<MetadataUpdate> consumer) {
     try (var rows =
@@ -149,7 +149,7 @@ public class ChangeLog {
    * Deletes history no longer needed: keeps at least {@code minVersions} versions and every update
    * younger than {@code minAgeMillis}. Returns the new oldest retained version.
    */
-  @Transactional
+  @Tx
   public long trim(long minVersions, long minAgeMillis) {
     ClusterStateEntity state =
         em.find(ClusterStateEntity.class, (short) 1, LockModeType.PESSIMISTIC_WRITE);

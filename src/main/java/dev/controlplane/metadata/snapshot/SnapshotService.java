@@ -5,11 +5,11 @@ import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.LogBounds;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 
 /**
  * Builds snapshots. The current state and the change log are read in one repeatable-read
@@ -26,7 +26,7 @@ public class SnapshotService {
   @Inject ChangeLog changeLog;
 
   /** The metadata at {@code version}; 0 means the latest. */
-  @Transactional
+  @Tx
   public MetadataImage snapshotAt(long version) {
     em.createNativeQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         .executeUpdate();

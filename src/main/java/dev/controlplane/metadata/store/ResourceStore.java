@@ -20,7 +20,7 @@ import java.util.Optional;
  * reads from HTTP handlers never use a connection outside a transaction.
  */
 @ApplicationScoped
-@jakarta.transaction.Transactional
+@dev.controlplane.tx.Tx
 public class ResourceStore {
 
   @PersistenceContext(unitName = "controlplane")

@@ -35,20 +35,26 @@ public final class OidcProvider {
   public static synchronized MockOAuth2Server server() {
     if (server == null) {
       keys = new KeyProvider(List.of(), "ES256");
-      OAuth2Config config =
-          new OAuth2Config(
-              false,
-              null,
-              null,
-              false,
-              new OAuth2TokenProvider(keys),
-              Set.of(),
-              new MockWebServerWrapper());
-      server = new MockOAuth2Server(config);
-      server.start();
-      Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
+      server = start(keys);
     }
     return server;
+  }
+
+  /** A provider over HTTP that signs with the keys (and their algorithm) of {@code keys}. */
+  static MockOAuth2Server start(KeyProvider keys) {
+    OAuth2Config config =
+        new OAuth2Config(
+            false,
+            null,
+            null,
+            false,
+            new OAuth2TokenProvider(keys),
+            Set.of(),
+            new MockWebServerWrapper());
+    MockOAuth2Server started = new MockOAuth2Server(config);
+    started.start();
+    Runtime.getRuntime().addShutdownHook(new Thread(started::shutdown));
+    return started;
   }
 
   public static String issuer(String id) {

@@ -110,6 +110,19 @@ public final class ServerProcess implements AutoCloseable {
     return Files.readString(log);
   }
 
+  /**
+   * Liberty's FFDC directory of this server ({@code logs/ffdc} under the unpacked runnable JAR),
+   * where it writes an incident file for every unexpected exception.
+   */
+  public Path ffdcDir() throws IOException {
+    try (var servers = Files.list(extractDir.resolve("wlp/usr/servers"))) {
+      return servers
+          .map(p -> p.resolve("logs/ffdc"))
+          .findFirst()
+          .orElseThrow(() -> new IOException("no Liberty server under " + extractDir));
+    }
+  }
+
   public long pid() {
     return process.pid();
   }

@@ -37,6 +37,9 @@ public final class SharedServer {
   /** JWKS max-age of the shared server: a rotated key signs this long after it is published. */
   public static final Duration JWKS_MAX_AGE = Duration.ofSeconds(2);
 
+  /** The one internal network issuer URLs of test servers may reach: the test OIDC provider's. */
+  public static final String LOCAL_IDP_NETWORK = "127.0.0.1/32";
+
   private static ServerProcess server;
   private static int httpPort;
   private static int grpcPort;
@@ -84,8 +87,10 @@ public final class SharedServer {
     env.put("SERVICE_CONTROLPLANE_STREAM_DELETE_GRACE", DELETE_GRACE.toMillis() + "ms");
     env.put("SERVICE_CONTROLPLANE_STREAM_PURGE_INTERVAL", "500ms");
     env.put("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY", KEY_ENCRYPTION_KEY);
-    // The test OIDC provider serves plain http on 127.0.0.1.
+    // The test OIDC provider serves plain http on 127.0.0.1, which issuer URLs may reach only
+    // when allowed; every other internal address stays refused (TrustBoundaryIT checks that).
     env.put("SERVICE_CONTROLPLANE_OIDC_ALLOW_HTTP", "true");
+    env.put("SERVICE_CONTROLPLANE_OIDC_ALLOWED_NETWORKS", LOCAL_IDP_NETWORK);
     return env;
   }
 
