@@ -4,6 +4,7 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.Applied.Outcome;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
+import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Tenant;
 import dev.controlplane.metadata.store.ResourceStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,7 +13,7 @@ import jakarta.transaction.Transactional;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Creates, replaces and deletes tenants. */
+/** Creates, replaces and deletes tenants (each write may be a dry run, see {@link WriteMode}). */
 @ApplicationScoped
 public class TenantService {
 
@@ -20,8 +21,12 @@ public class TenantService {
   @Inject ResourceStore store;
 
   @Transactional
-  public Applied<Tenant> applyTenant(Tenant tenant, OptionalLong expectedVersion) {
-    VersionedWrite write = changeLog.begin();
+  public Applied<Tenant> applyTenant(Tenant tenant, OptionalLong expectedVersion, WriteMode mode) {
+    VersionedWrite write = changeLog.begin(mode);
+    return write.finish(apply(write, tenant, expectedVersion));
+  }
+
+  private Applied<Tenant> apply(VersionedWrite write, Tenant tenant, OptionalLong expectedVersion) {
     Optional<Tenant> current = store.tenant(tenant.name());
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isPresent() && Preconditions.sameContent(current.get(), tenant)) {
@@ -32,8 +37,8 @@ public class TenantService {
   }
 
   @Transactional
-  public Tenant deleteTenant(String name) {
-    VersionedWrite write = changeLog.begin();
+  public Tenant deleteTenant(String name, WriteMode mode) {
+    VersionedWrite write = changeLog.begin(mode);
     Tenant current =
         store
             .tenant(name)
@@ -44,6 +49,6 @@ public class TenantService {
       throw ControlPlaneException.conflict(
           "tenant " + name + " still has " + namespaces + " namespace(s); delete them first");
     }
-    return write.delete(current);
+    return write.finish(write.delete(current));
   }
 }

@@ -60,6 +60,16 @@ public class ChangeLog {
   /** Starts a versioned write in the caller's transaction. */
   @Transactional(Transactional.TxType.MANDATORY)
   public VersionedWrite begin() {
+    return begin(WriteMode.COMMIT);
+  }
+
+  /**
+   * Starts a versioned write that commits, or, as a dry run, ends in {@link
+   * VersionedWrite#finish}'s rollback. A dry run takes the same lock and passes the same fencing
+   * check: it answers what the leader would do now.
+   */
+  @Transactional(Transactional.TxType.MANDATORY)
+  public VersionedWrite begin(WriteMode mode) {
     long term = guard.currentTerm();
     ClusterStateEntity state =
         em.find(ClusterStateEntity.class, (short) 1, LockModeType.PESSIMISTIC_WRITE);
@@ -73,7 +83,17 @@ public class ChangeLog {
     }
     em.createNativeQuery("SELECT pg_notify('" + CHANNEL + "', '')").getSingleResult();
     transactions.registerInterposedSynchronization(new SignalOnCommit(commitSignal));
-    return new VersionedWrite(this, state, term);
+    return new VersionedWrite(this, state, term, mode);
+  }
+
+  /**
+   * Ends a dry run: flushes, so the database's own constraints judge the changes too, and marks the
+   * transaction to roll back, so nothing commits, no update is delivered and the versions taken are
+   * given back.
+   */
+  void rollBackDryRun() {
+    em.flush();
+    transactions.setRollbackOnly();
   }
 
   void persist(MetadataUpdate update, long term) {
