@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.LiveBrokers;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.BrokerStatus;
-import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import dev.controlplane.proto.v1.SetBrokerStatusRequest;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -23,52 +23,19 @@ import org.junit.jupiter.api.Test;
  */
 class DryRunIT {
 
-  private static final String[] BROKERS = {"dry-a", "dry-b"};
-  private static Grpc brokers;
+  private static LiveBrokers brokers;
   private static Grpc operator;
-  private static java.util.concurrent.ScheduledExecutorService heartbeats;
   private final Http http = Http.shared();
 
   @BeforeAll
   static void server() throws Exception {
     SharedServer.ensureStarted();
-    brokers = Grpc.shared();
+    brokers = new LiveBrokers("dry-a", "dry-b");
     operator = new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN);
-    for (String b : BROKERS) {
-      brokers
-          .brokers()
-          .registerBroker(
-              RegisterBrokerRequest.newBuilder()
-                  .setBrokerId(b)
-                  .setAddress("127.0.0.1:7300")
-                  .putMetadata("availability_zone", b)
-                  .build());
-    }
-    heartbeats = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-    heartbeats.scheduleAtFixedRate(
-        DryRunIT::beat, 0, 300, java.util.concurrent.TimeUnit.MILLISECONDS);
-  }
-
-  /** Keeps this class's brokers active (the shared server marks a broker down after 3 s). */
-  private static void beat() {
-    for (String b : BROKERS) {
-      try {
-        brokers
-            .brokers()
-            .reportHealth(
-                dev.controlplane.proto.v1.ReportHealthRequest.newBuilder()
-                    .setBrokerId(b)
-                    .setStatus(dev.controlplane.proto.v1.HealthStatus.newBuilder().setHealthy(true))
-                    .build());
-      } catch (RuntimeException ignored) {
-        // the next beat goes on
-      }
-    }
   }
 
   @AfterAll
   static void close() {
-    heartbeats.shutdownNow();
     brokers.close();
     operator.close();
   }

@@ -165,6 +165,10 @@ public final class DescribeCommand extends BaseCommand {
       out.println("Signing keys: (" + keys.asText() + ")");
       return;
     }
+    if (keys.isEmpty()) {
+      out.println("Signing keys: none (the tenant was not bootstrapped)");
+      return;
+    }
     out.println("Signing keys:");
     indented(out, KeysCommand.table(keys));
   }

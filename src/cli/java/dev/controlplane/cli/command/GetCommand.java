@@ -2,6 +2,7 @@ package dev.controlplane.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.controlplane.cli.BaseCommand;
+import dev.controlplane.cli.CliException;
 import dev.controlplane.cli.ExitCodes;
 import dev.controlplane.cli.Session;
 import dev.controlplane.cli.client.ApiClient;
@@ -58,17 +59,28 @@ public final class GetCommand extends BaseCommand {
       description = "Namespaces, streams or placements of every tenant.")
   boolean allTenants;
 
+  @Option(
+      names = "--chunk-size",
+      defaultValue = "500",
+      paramLabel = "N",
+      description =
+          "Objects per request while paging through a list (1 to 1000). Default: ${DEFAULT-VALUE}.")
+  int chunkSize;
+
   @Override
   protected int execute() {
     Session session = session();
     Kind kind = Kind.parse(kindWord);
+    if (chunkSize < 1 || chunkSize > 1000) {
+      throw CliException.usage("--chunk-size must be between 1 and 1000");
+    }
     String tenant = kind.inTenant() && !allTenants ? session.tenant(scope.tenant) : scope.tenant;
     if (names.isEmpty()) {
       if (kind.inNamespace() && scope.namespace == null && !allTenants) {
         session.err().println("(every namespace of tenant " + tenant + ")");
       }
       List<JsonNode> docs =
-          new Lister(session.api()).list(kind, tenant, scope.namespace, allTenants);
+          new Lister(session.api(), chunkSize).list(kind, tenant, scope.namespace, allTenants);
       Render.objects(session, kind, docs, output.format);
       return ExitCodes.OK;
     }

@@ -52,9 +52,8 @@ public final class RbacCommand extends GroupCommand {
 
     List<String> fields();
 
-    default String singular() {
-      return path().substring(0, path().length() - 1);
-    }
+    /** One rule's name in output: policy, grouping. */
+    String singular();
   }
 
   @Command(
@@ -74,6 +73,11 @@ public final class RbacCommand extends GroupCommand {
     public List<String> fields() {
       return List.of("subject", "object", "action");
     }
+
+    @Override
+    public String singular() {
+      return "policy";
+    }
   }
 
   @Command(
@@ -92,6 +96,11 @@ public final class RbacCommand extends GroupCommand {
     @Override
     public List<String> fields() {
       return List.of("principal", "role");
+    }
+
+    @Override
+    public String singular() {
+      return "grouping";
     }
   }
 

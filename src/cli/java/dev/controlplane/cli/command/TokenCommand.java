@@ -137,9 +137,9 @@ public final class TokenCommand extends GroupCommand {
     }
 
     private int stored(Session session, String t, JsonNode reply) {
-      String name = session.config().currentContext;
-      if (name == null) {
-        throw CliException.config("--store needs a current context (cpctl config set-context)");
+      String name = session.target().contextName();
+      if (session.config().context(name).isEmpty()) {
+        throw CliException.config("--store needs a context (cpctl config set-context)");
       }
       ContextConfig context = session.config().contextForUpdate(name);
       long ttl = reply.path("expires_in").asLong();

@@ -1,5 +1,7 @@
 package dev.controlplane.cli.command;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.controlplane.cli.BaseCommand;
 import dev.controlplane.cli.CliException;
 import dev.controlplane.cli.ExitCodes;
@@ -172,12 +174,21 @@ public final class WatchCommand extends BaseCommand {
   private void print(Session session, MetadataUpdate update) {
     PrintWriter out = session.out();
     switch (output.format) {
-      case JSON -> out.println(Printer.compactJson(Protos.tree(update)));
-      case YAML -> out.print("---\n" + Printer.yaml(Protos.tree(update)));
+      case JSON -> out.println(Printer.compactJson(document(update)));
+      case YAML -> out.print("---\n" + Printer.yaml(document(update)));
       default ->
           out.printf(ROW, update.getVersion(), update.getType(), kindOf(update), nameOf(update));
     }
     out.flush();
+  }
+
+  /** The update in the gRPC JSON form, with its type even when it is CREATE (the zero value). */
+  private static JsonNode document(MetadataUpdate update) {
+    ObjectNode doc = Printer.JSON.createObjectNode();
+    doc.put("version", update.getVersion());
+    doc.put("type", update.getType().name());
+    Protos.tree(update).fields().forEachRemaining(f -> doc.putIfAbsent(f.getKey(), f.getValue()));
+    return doc;
   }
 
   static String kindOf(MetadataUpdate u) {

@@ -13,25 +13,31 @@ import java.util.List;
 public final class Lister {
 
   private final ApiClient api;
+  private final int pageSize;
 
   public Lister(ApiClient api) {
+    this(api, Pager.PAGE_SIZE);
+  }
+
+  public Lister(ApiClient api, int pageSize) {
     this.api = api;
+    this.pageSize = pageSize;
   }
 
   public List<JsonNode> list(Kind kind, String tenant, String namespace, boolean allTenants) {
     if (kind == Kind.TENANT || kind == Kind.BROKER) {
-      return Pager.all(api, ResourceRef.listPath(kind, "", ""), tenant);
+      return Pager.all(api, ResourceRef.listPath(kind, "", ""), tenant, pageSize);
     }
     List<JsonNode> out = new ArrayList<>();
     for (String t : allTenants ? names(Kind.TENANT, "", "") : List.of(tenant)) {
       if (kind == Kind.NAMESPACE) {
-        out.addAll(Pager.all(api, ResourceRef.listPath(kind, t, ""), t));
+        out.addAll(Pager.all(api, ResourceRef.listPath(kind, t, ""), t, pageSize));
         continue;
       }
       List<String> namespaces =
           namespace != null && !allTenants ? List.of(namespace) : names(Kind.NAMESPACE, t, "");
       for (String n : namespaces) {
-        out.addAll(Pager.all(api, ResourceRef.listPath(kind, t, n), t));
+        out.addAll(Pager.all(api, ResourceRef.listPath(kind, t, n), t, pageSize));
       }
     }
     return out;

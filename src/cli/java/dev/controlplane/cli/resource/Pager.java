@@ -17,13 +17,18 @@ public final class Pager {
   private Pager() {}
 
   public static List<JsonNode> all(ApiClient api, String path, String tenant) {
+    return all(api, path, tenant, PAGE_SIZE);
+  }
+
+  /** Every item, {@code pageSize} (1 to 1000) per request. */
+  public static List<JsonNode> all(ApiClient api, String path, String tenant, int pageSize) {
     List<JsonNode> items = new ArrayList<>();
     String token = "";
     do {
       JsonNode page =
           api.send(
                   ApiClient.Call.of("GET", path)
-                      .query("limit", Integer.toString(PAGE_SIZE))
+                      .query("limit", Integer.toString(pageSize))
                       .query("page_token", token.isEmpty() ? null : token)
                       .tenant(tenant))
               .body();
