@@ -102,15 +102,7 @@ public final class ApplyCommand extends BaseCommand {
     PrintWriter lines = documents ? session.err() : session.out();
     List<Result> results = new ArrayList<>(plan.invalid());
     plan.invalid().forEach(r -> lines.println(r.line(dryRun.note())));
-    ApplyRun run =
-        new ApplyRun(
-            new ObjectApplier(
-                session.api(), new BrokerStatusWriter(session.grpc()), dryRun.enabled()),
-            parallel,
-            r -> print(lines, r));
-    try (Progress progress = session.progress("apply", plan.size())) {
-      results.addAll(run.apply(plan, progress));
-    }
+    results.addAll(applyAll(session, plan, lines));
     boolean failed = results.stream().anyMatch(r -> r.outcome().isFailure());
     if (prune) {
       results.addAll(prune(session, plan, failed, lines));
@@ -124,6 +116,15 @@ public final class ApplyCommand extends BaseCommand {
     return results.stream().anyMatch(r -> r.outcome().isFailure())
         ? ExitCodes.FAILED
         : ExitCodes.OK;
+  }
+
+  private List<Result> applyAll(Session session, ApplyPlan plan, PrintWriter lines) {
+    ObjectApplier applier =
+        new ObjectApplier(session.api(), new BrokerStatusWriter(session.grpc()), dryRun.enabled());
+    ApplyRun run = new ApplyRun(applier, parallel, r -> print(lines, r));
+    try (Progress progress = session.progress("apply", plan.size())) {
+      return run.apply(plan, progress);
+    }
   }
 
   private void print(PrintWriter lines, Result result) {

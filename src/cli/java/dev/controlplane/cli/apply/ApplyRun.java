@@ -45,7 +45,7 @@ final class ApplyRun {
         }
         for (Future<Result> future : pending) {
           Result result = await(future);
-          report.accept(result);
+          progress.above(() -> report.accept(result));
           results.add(result);
         }
       }

@@ -32,6 +32,7 @@ public final class Progress implements AutoCloseable {
   private final ScheduledExecutorService ticker;
   private long nextStep = 1;
   private boolean printed;
+  private String lastLine;
 
   private Progress(PrintWriter err, Mode mode, boolean terminal, String what, long total) {
     this.err = err;
@@ -85,9 +86,27 @@ public final class Progress implements AutoCloseable {
     line(false);
   }
 
+  /**
+   * Runs {@code output}, which prints to the terminal, above the redrawn progress line: the line is
+   * taken off first and drawn again after. Without a terminal nothing is redrawn.
+   */
+  public synchronized void above(Runnable output) {
+    boolean redraw = terminal && mode == Mode.AUTO && lastLine != null;
+    if (redraw) {
+      err.print("\r\033[K");
+      err.flush();
+    }
+    output.run();
+    if (redraw) {
+      err.print(lastLine);
+      err.flush();
+    }
+  }
+
   private void line(boolean last) {
     String text = describe(last);
     if (terminal && mode == Mode.AUTO) {
+      lastLine = last ? null : text;
       err.print("\r\033[K" + text + (last ? "\n" : ""));
     } else {
       err.println(text);
@@ -112,7 +131,8 @@ public final class Progress implements AutoCloseable {
     if (count > 0 && seconds > 0) {
       double rate = count / seconds;
       text.append(String.format(Locale.ROOT, ", %.0f/s", rate));
-      if (!last && total > count) {
+      boolean settled = count * 20 >= total || seconds >= 5;
+      if (!last && total > count && settled) {
         text.append(String.format(Locale.ROOT, ", about %.0fs left", (total - count) / rate));
       }
     }
