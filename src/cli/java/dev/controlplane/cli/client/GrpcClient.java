@@ -167,7 +167,8 @@ public final class GrpcClient implements AutoCloseable {
     NettyChannelBuilder builder =
         NettyChannelBuilder.forAddress(hostPort.substring(0, colon), port)
             .keepAliveTime(30, TimeUnit.SECONDS)
-            .maxInboundMessageSize(16 * 1024 * 1024);
+            // A cluster-wide rebalance plan of tens of thousands of moves is one message.
+            .maxInboundMessageSize(64 * 1024 * 1024);
     if (!tls) {
       return builder.usePlaintext().build();
     }

@@ -99,6 +99,9 @@ public final class StreamsCommand extends GroupCommand {
     @Option(names = "--filter", paramLabel = "TEXT", description = "Only names containing TEXT.")
     String filter = "";
 
+    /** A stream as ListStreams describes it, with the namespace it was listed in. */
+    private record Listed(String namespace, StreamInfo info) {}
+
     @Override
     protected int execute() {
       Session session = session();
@@ -107,30 +110,42 @@ public final class StreamsCommand extends GroupCommand {
           scope.namespace != null
               ? List.of(scope.namespace)
               : new Lister(session.api()).names(Kind.NAMESPACE, tenant, "");
-      List<StreamInfo> streams = new ArrayList<>();
-      List<String> namespaceOf = new ArrayList<>();
+      List<Listed> streams = new ArrayList<>();
       for (String ns : namespaces) {
-        String token = "";
-        do {
-          ListStreamsRequest request =
-              ListStreamsRequest.newBuilder()
-                  .setTenantId(tenant)
-                  .setNamespace(ns)
-                  .setFilter(filter)
-                  .setPageSize(1000)
-                  .setPageToken(token)
-                  .build();
-          ListStreamsResponse page = session.grpc().admin(tenant, a -> a.listStreams(request));
-          page.getStreamsList().forEach(s -> namespaceOf.add(ns));
-          streams.addAll(page.getStreamsList());
-          token = page.getNextPageToken();
-        } while (!token.isEmpty());
+        streams.addAll(list(session, tenant, ns));
       }
       var list = dev.controlplane.cli.output.Printer.JSON.createArrayNode();
-      streams.forEach(s -> list.add(Protos.tree(s)));
-      if (Render.structured(session, list, output.format)) {
-        return ExitCodes.OK;
+      for (Listed s : streams) {
+        var item = (com.fasterxml.jackson.databind.node.ObjectNode) Protos.tree(s.info());
+        list.add(item.put("namespace", s.namespace()));
       }
+      if (!Render.structured(session, list, output.format)) {
+        table(streams).print(session.out());
+      }
+      return ExitCodes.OK;
+    }
+
+    /** Every page of one namespace's streams. */
+    private List<Listed> list(Session session, String tenant, String namespace) {
+      List<Listed> out = new ArrayList<>();
+      String token = "";
+      do {
+        ListStreamsRequest request =
+            ListStreamsRequest.newBuilder()
+                .setTenantId(tenant)
+                .setNamespace(namespace)
+                .setFilter(filter)
+                .setPageSize(1000)
+                .setPageToken(token)
+                .build();
+        ListStreamsResponse page = session.grpc().admin(tenant, a -> a.listStreams(request));
+        page.getStreamsList().forEach(s -> out.add(new Listed(namespace, s)));
+        token = page.getNextPageToken();
+      } while (!token.isEmpty());
+      return out;
+    }
+
+    private static Table table(List<Listed> streams) {
       Table table =
           new Table(
               "NAMESPACE",
@@ -142,11 +157,11 @@ public final class StreamsCommand extends GroupCommand {
               "STORED",
               "REPORTING",
               "IN-SYNC");
-      for (int i = 0; i < streams.size(); i++) {
-        StreamInfo s = streams.get(i);
+      for (Listed listed : streams) {
+        StreamInfo s = listed.info();
         var m = s.getMetrics();
         table.row(
-            namespaceOf.get(i),
+            listed.namespace(),
             s.getName(),
             s.getSpec().getShards(),
             s.getSpec().getReplicationFactor(),
@@ -156,8 +171,7 @@ public final class StreamsCommand extends GroupCommand {
             m.getShardsReporting(),
             m.getShardsInSync());
       }
-      table.print(session.out());
-      return ExitCodes.OK;
+      return table;
     }
   }
 
