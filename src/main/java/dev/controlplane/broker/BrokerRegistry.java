@@ -6,6 +6,7 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
+import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.store.ResourceStore;
@@ -16,6 +17,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Registration and heartbeats. A registration creates or updates the Broker resource (a versioned
@@ -101,19 +103,26 @@ public class BrokerRegistry {
     return true;
   }
 
-  /** An operator drains a broker (no new shards; rebalancing empties it) or brings it back. */
+  /**
+   * An operator drains a broker (no new shards; rebalancing empties it) or brings it back; only if
+   * the broker is still at {@code expectedVersion} when one is given. A dry run answers the same
+   * and commits nothing.
+   */
   @Tx
-  public Registered setStatus(String brokerId, Broker.Status status) {
+  public Registered setStatus(
+      String brokerId, Broker.Status status, OptionalLong expectedVersion, WriteMode mode) {
     if (status == Broker.Status.DOWN) {
       throw ControlPlaneException.validation(
           "status", "must be draining or active; down is set by failure detection");
     }
-    VersionedWrite write = changeLog.begin();
+    VersionedWrite write = changeLog.begin(mode);
     Broker current =
         store
             .broker(brokerId)
             .orElseThrow(
                 () -> ControlPlaneException.notFound("broker " + brokerId + " does not exist"));
+    dev.controlplane.metadata.Preconditions.checkExpectedVersion(
+        expectedVersion, Optional.of(current));
     if (current.status() == Broker.Status.DOWN) {
       throw new dev.controlplane.error.ControlPlaneException(
           dev.controlplane.error.ErrorCode.FAILED_PRECONDITION,
@@ -121,7 +130,7 @@ public class BrokerRegistry {
     }
     Broker stored =
         current.status() == status ? current : write.put(current.withStatus(status), current);
-    return new Registered(stored, write.version());
+    return write.finish(new Registered(stored, write.version()));
   }
 
   /** Brokers not marked down whose last heartbeat (or the grace start, if later) is too old. */

@@ -9,6 +9,7 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.StreamQueries;
 import dev.controlplane.metadata.StreamService;
 import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.Names;
 import dev.controlplane.metadata.model.StreamRef;
@@ -89,7 +90,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
         () -> {
           StreamRef stream = ref(r.getTenantId(), r.getNamespace(), r.getStream());
           requireStreamManage(stream);
-          var deleted = streams.deleteStream(stream, r.getForce());
+          var deleted = streams.deleteStream(stream, r.getForce(), WriteMode.COMMIT);
           return DeleteStreamResponse.newBuilder()
               .setStatus(StreamStatus.STREAM_STATUS_DELETING)
               .setMetadataVersion(deleted.version())
@@ -233,7 +234,14 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
                     throw ControlPlaneException.validation(
                         "status", "must be BROKER_STATUS_DRAINING or BROKER_STATUS_ACTIVE");
               };
-          var registered = brokers.setStatus(r.getBrokerId(), status);
+          var registered =
+              brokers.setStatus(
+                  r.getBrokerId(),
+                  status,
+                  r.hasExpectedVersion()
+                      ? java.util.OptionalLong.of(r.getExpectedVersion())
+                      : java.util.OptionalLong.empty(),
+                  r.getDryRun() ? WriteMode.DRY_RUN : WriteMode.COMMIT);
           return SetBrokerStatusResponse.newBuilder()
               .setBroker(ProtoMapper.broker(registered.broker()))
               .setMetadataVersion(registered.metadataVersion())

@@ -4,6 +4,7 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.Applied;
 import dev.controlplane.metadata.NamespaceService;
 import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Namespace;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.ShardPlacement;
@@ -74,16 +75,19 @@ public class NamespaceResource {
   public Response put(
       @PathParam("tenant") String tenant,
       @PathParam("namespace") String namespace,
+      @QueryParam("dryRun") String dryRun,
       byte[] body,
       @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.NS_MANAGE, RbacObject.namespace(tenant, namespace));
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
+    WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
     var doc = Documents.parse(codec, body, headers);
     Namespace wanted =
         (Namespace)
             codec.read(doc, ResourceKind.NAMESPACE, Map.of("tenant", tenant, "name", namespace));
-    Applied<Namespace> applied = namespaces.applyNamespace(wanted, codec.expectedVersion(doc));
+    Applied<Namespace> applied =
+        namespaces.applyNamespace(wanted, codec.expectedVersion(doc), mode);
     return Documents.body(
             Response.status(applied.created() ? 201 : 200),
             codec,
@@ -97,11 +101,14 @@ public class NamespaceResource {
   public Response delete(
       @PathParam("tenant") String tenant,
       @PathParam("namespace") String namespace,
+      @QueryParam("dryRun") String dryRun,
       @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.NS_MANAGE, RbacObject.namespace(tenant, namespace));
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
-    return Documents.ok(codec, namespaces.deleteNamespace(tenant, namespace), headers).build();
+    WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
+    return Documents.ok(codec, namespaces.deleteNamespace(tenant, namespace, mode), headers)
+        .build();
   }
 
   @GET

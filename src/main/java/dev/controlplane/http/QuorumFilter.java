@@ -11,7 +11,8 @@ import jakarta.ws.rs.ext.Provider;
 /**
  * A node that knows no leader (an election is running, or it is cut off from a quorum) answers
  * every admin request, reads included, with 503: what it would serve may already be outdated and
- * nothing it accepts could be committed. Watches and snapshots over gRPC stay available.
+ * nothing it accepts could be committed. Watches and snapshots over gRPC stay available, and so
+ * does the node's own description ({@code GET /v1/cluster/node}).
  */
 @Provider
 @PreMatching
@@ -21,10 +22,20 @@ public class QuorumFilter implements ContainerRequestFilter {
 
   @Override
   public void filter(ContainerRequestContext request) {
-    if (leadership.leaderId().isEmpty()) {
+    if (leadership.leaderId().isEmpty() && !describesThisNode(request)) {
       throw ControlPlaneException.unavailable(
           "no leader is known (an election is in progress or there is no quorum); retry shortly",
           null);
     }
+  }
+
+  /** The node's self-description stays available: it tells an operator why there is no leader. */
+  private static boolean describesThisNode(ContainerRequestContext request) {
+    return request.getMethod().equals("GET")
+        && request
+            .getUriInfo()
+            .getPath()
+            .replaceAll("^/+|/+$", "")
+            .equals(ClusterNodeResource.PATH);
   }
 }

@@ -4,6 +4,7 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.Applied;
 import dev.controlplane.metadata.StreamService;
 import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
@@ -91,11 +92,13 @@ public class StreamResource {
       @PathParam("tenant") String tenant,
       @PathParam("namespace") String namespace,
       @PathParam("stream") String stream,
+      @QueryParam("dryRun") String dryRun,
       byte[] body,
       @Context HttpHeaders headers) {
     auth.require(
         headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
     StreamRef ref = ref(tenant, namespace, stream);
+    WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
     var doc = Documents.parse(codec, body, headers);
     Stream wanted =
         (Stream)
@@ -103,7 +106,7 @@ public class StreamResource {
                 doc,
                 ResourceKind.STREAM,
                 Map.of("tenant", ref.tenant(), "namespace", ref.namespace(), "name", ref.stream()));
-    Applied<Stream> applied = streams.applyStream(wanted, codec.expectedVersion(doc));
+    Applied<Stream> applied = streams.applyStream(wanted, codec.expectedVersion(doc), mode);
     return Documents.body(
             Response.status(applied.created() ? 201 : 200),
             codec,
@@ -119,11 +122,13 @@ public class StreamResource {
       @PathParam("namespace") String namespace,
       @PathParam("stream") String stream,
       @QueryParam("force") boolean force,
+      @QueryParam("dryRun") String dryRun,
       @Context HttpHeaders headers) {
     auth.require(
         headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
-    return Documents.ok(codec, streams.deleteStream(ref(tenant, namespace, stream), force), headers)
-        .build();
+    StreamRef ref = ref(tenant, namespace, stream);
+    WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
+    return Documents.ok(codec, streams.deleteStream(ref, force, mode), headers).build();
   }
 
   private static StreamRef ref(String tenant, String namespace, String stream) {

@@ -4,6 +4,7 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.Applied;
 import dev.controlplane.metadata.TenantService;
 import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.Tenant;
 import dev.controlplane.metadata.store.ResourceStore;
@@ -63,9 +64,13 @@ public class TenantResource {
   @Path("/{tenant}")
   @Consumes({"application/json", "application/yaml", "application/x-yaml", "text/yaml"})
   public Response put(
-      @PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+      @PathParam("tenant") String tenant,
+      @QueryParam("dryRun") String dryRun,
+      byte[] body,
+      @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));
     PathNames.check("tenant", tenant);
+    WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
     var doc = Documents.parse(codec, body, headers);
     Tenant wanted = (Tenant) codec.read(doc, ResourceKind.TENANT, Map.of("name", tenant));
     Applied<Tenant> applied =
@@ -75,7 +80,8 @@ public class TenantResource {
             auth.isPlatformOperator(headers)
                 ? TenantService.Writer.PLATFORM
                 : TenantService.Writer.TENANT,
-            doc.path("spec").has("quotas"));
+            doc.path("spec").has("quotas"),
+            mode);
     return Documents.body(
             Response.status(applied.created() ? 201 : 200),
             codec,
@@ -86,9 +92,13 @@ public class TenantResource {
 
   @DELETE
   @Path("/{tenant}")
-  public Response delete(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
+  public Response delete(
+      @PathParam("tenant") String tenant,
+      @QueryParam("dryRun") String dryRun,
+      @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));
     PathNames.check("tenant", tenant);
-    return Documents.ok(codec, tenants.deleteTenant(tenant), headers).build();
+    WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
+    return Documents.ok(codec, tenants.deleteTenant(tenant, mode), headers).build();
   }
 }

@@ -4,6 +4,7 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.Applied.Outcome;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
+import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Namespace;
 import dev.controlplane.metadata.store.ResourceStore;
 import dev.controlplane.tx.Tx;
@@ -12,7 +13,9 @@ import jakarta.inject.Inject;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Creates, replaces and deletes namespaces. */
+/**
+ * Creates, replaces and deletes namespaces (each write may be a dry run, see {@link WriteMode}).
+ */
 @ApplicationScoped
 public class NamespaceService {
 
@@ -20,8 +23,14 @@ public class NamespaceService {
   @Inject ResourceStore store;
 
   @Tx
-  public Applied<Namespace> applyNamespace(Namespace namespace, OptionalLong expectedVersion) {
-    VersionedWrite write = changeLog.begin();
+  public Applied<Namespace> applyNamespace(
+      Namespace namespace, OptionalLong expectedVersion, WriteMode mode) {
+    VersionedWrite write = changeLog.begin(mode);
+    return write.finish(apply(write, namespace, expectedVersion));
+  }
+
+  private Applied<Namespace> apply(
+      VersionedWrite write, Namespace namespace, OptionalLong expectedVersion) {
     if (store.tenant(namespace.tenant()).isEmpty()) {
       throw ControlPlaneException.notFound("tenant " + namespace.tenant() + " does not exist");
     }
@@ -35,8 +44,8 @@ public class NamespaceService {
   }
 
   @Tx
-  public Namespace deleteNamespace(String tenant, String name) {
-    VersionedWrite write = changeLog.begin();
+  public Namespace deleteNamespace(String tenant, String name, WriteMode mode) {
+    VersionedWrite write = changeLog.begin(mode);
     Namespace current =
         store
             .namespace(tenant, name)
@@ -56,6 +65,6 @@ public class NamespaceService {
               + " stream(s), including deleted ones"
               + " awaiting purge; delete them first");
     }
-    return write.delete(current);
+    return write.finish(write.delete(current));
   }
 }

@@ -8,11 +8,12 @@ import java.util.OptionalLong;
 /**
  * Optimistic concurrency: a client that read version v may ask to write only if v is still current.
  */
-final class Preconditions {
+public final class Preconditions {
 
   private Preconditions() {}
 
-  static void checkExpectedVersion(OptionalLong expected, Optional<? extends Resource> current) {
+  public static void checkExpectedVersion(
+      OptionalLong expected, Optional<? extends Resource> current) {
     if (expected.isEmpty()) {
       return;
     }

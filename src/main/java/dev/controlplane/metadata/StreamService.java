@@ -8,6 +8,7 @@ import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.Applied.Outcome;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
+import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.Stream;
@@ -51,11 +52,15 @@ public class StreamService {
 
   /**
    * Create-or-replace for the declarative API: creates like {@link #createStream}, or changes
-   * mutable settings.
+   * mutable settings; a dry run answers the same and commits nothing.
    */
   @Tx
-  public Applied<Stream> applyStream(Stream stream, OptionalLong expectedVersion) {
-    VersionedWrite write = changeLog.begin();
+  public Applied<Stream> applyStream(Stream stream, OptionalLong expectedVersion, WriteMode mode) {
+    VersionedWrite write = changeLog.begin(mode);
+    return write.finish(apply(write, stream, expectedVersion));
+  }
+
+  private Applied<Stream> apply(VersionedWrite write, Stream stream, OptionalLong expectedVersion) {
     StreamRef ref = stream.ref();
     requireNamespace(ref);
     Optional<Stream> current = store.stream(ref);
@@ -84,11 +89,12 @@ public class StreamService {
 
   /**
    * Publishes the DELETE of the stream and its placement at once; the row waits for the grace
-   * period. Refused while brokers report active subscribers, unless {@code force}.
+   * period. Refused while brokers report active subscribers, unless {@code force}. A dry run
+   * answers the same and commits nothing.
    */
   @Tx
-  public Stream deleteStream(StreamRef ref, boolean force) {
-    VersionedWrite write = changeLog.begin();
+  public Stream deleteStream(StreamRef ref, boolean force, WriteMode mode) {
+    VersionedWrite write = changeLog.begin(mode);
     Stream current =
         store.stream(ref)
             .filter(s -> s.state() == Stream.State.ACTIVE)
@@ -107,7 +113,7 @@ public class StreamService {
     Stream deleted = write.deleteKeeping(current.withState(Stream.State.DELETING), current);
     Instant now = Instant.now();
     store.schedulePurge(ref, now, now.plus(config.streamDeleteGrace()));
-    return deleted;
+    return write.finish(deleted);
   }
 
   /** Brings back a stream still in its grace period, with a fresh placement (CREATE updates). */

@@ -5,6 +5,7 @@ import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.Applied.Outcome;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
+import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Tenant;
 import dev.controlplane.metadata.model.Tenant.TenantQuotas;
 import dev.controlplane.metadata.store.ResourceStore;
@@ -15,8 +16,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Creates, replaces and deletes tenants. A tenant's quotas belong to the platform that imposes
- * them: the tenant's own administrators may rewrite everything else, but not {@code spec.quotas}.
+ * Creates, replaces and deletes tenants (each write may be a dry run, see {@link WriteMode}). A
+ * tenant's quotas belong to the platform that imposes them: the tenant's own administrators may
+ * rewrite everything else, but not {@code spec.quotas}.
  */
 @ApplicationScoped
 public class TenantService {
@@ -30,19 +32,27 @@ public class TenantService {
   @Inject ChangeLog changeLog;
   @Inject ResourceStore store;
 
-  @Tx
-  public Applied<Tenant> applyTenant(Tenant tenant, OptionalLong expectedVersion) {
-    return applyTenant(tenant, expectedVersion, Writer.PLATFORM, true);
-  }
-
   /**
    * Create-or-replace. A {@link Writer#TENANT} write keeps the stored quotas when the document has
    * none ({@code quotasGiven} false) and is refused (403) when it carries different ones.
    */
   @Tx
   public Applied<Tenant> applyTenant(
-      Tenant wanted, OptionalLong expectedVersion, Writer writer, boolean quotasGiven) {
-    VersionedWrite write = changeLog.begin();
+      Tenant wanted,
+      OptionalLong expectedVersion,
+      Writer writer,
+      boolean quotasGiven,
+      WriteMode mode) {
+    VersionedWrite write = changeLog.begin(mode);
+    return write.finish(apply(write, wanted, expectedVersion, writer, quotasGiven));
+  }
+
+  private Applied<Tenant> apply(
+      VersionedWrite write,
+      Tenant wanted,
+      OptionalLong expectedVersion,
+      Writer writer,
+      boolean quotasGiven) {
     Optional<Tenant> current = store.tenant(wanted.name());
     Preconditions.checkExpectedVersion(expectedVersion, current);
     Tenant tenant =
@@ -71,8 +81,8 @@ public class TenantService {
   }
 
   @Tx
-  public Tenant deleteTenant(String name) {
-    VersionedWrite write = changeLog.begin();
+  public Tenant deleteTenant(String name, WriteMode mode) {
+    VersionedWrite write = changeLog.begin(mode);
     Tenant current =
         store
             .tenant(name)
@@ -83,6 +93,6 @@ public class TenantService {
       throw ControlPlaneException.conflict(
           "tenant " + name + " still has " + namespaces + " namespace(s); delete them first");
     }
-    return write.delete(current);
+    return write.finish(write.delete(current));
   }
 }

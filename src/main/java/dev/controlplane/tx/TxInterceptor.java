@@ -65,10 +65,17 @@ public class TxInterceptor {
     return result;
   }
 
-  /** Commits, or rolls back a transaction something marked rollback-only. */
+  /**
+   * Commits, or rolls back a transaction something marked rollback-only: quietly when that was the
+   * intended outcome ({@link IntendedRollback}), else as a failure.
+   */
   private void finish() throws Exception {
     if (transaction.getStatus() == Status.STATUS_MARKED_ROLLBACK) {
+      boolean intended = IntendedRollback.requested(registry);
       transaction.rollback();
+      if (intended) {
+        return;
+      }
       throw new TransactionalException("the transaction was marked rollback-only", null);
     }
     try {

@@ -67,7 +67,7 @@ class MalformedRequestsIT {
         if (!List.of("GET", "PUT", "POST", "DELETE").contains(method)) {
           continue;
         }
-        for (String request : requests(template, method)) {
+        for (String request : requests(template, method, op.getValue())) {
           String[] parts = request.split(" ", 3);
           Http.Reply reply = send(http, method, parts[0], parts[1], parts[2]);
           sent++;
@@ -95,7 +95,7 @@ class MalformedRequestsIT {
   }
 
   /** "path contentType body" lines; "-" for no content type or no body. */
-  private static List<String> requests(String template, String method) {
+  private static List<String> requests(String template, String method, JsonNode operation) {
     List<String> out = new ArrayList<>();
     String valid = fill(template, null, null);
     for (String param : VALID.keySet()) {
@@ -110,7 +110,11 @@ class MalformedRequestsIT {
           List.of("limit=abc", "limit=0", "limit=1001", "limit=-1", "page_token=%25%25%25")) {
         out.add(valid + "?" + query + " - -");
       }
-    } else if (!method.equals("DELETE")) {
+    } else if (method.equals("DELETE")) {
+      if (operation.path("parameters").toString().contains("/dryRun")) {
+        out.add(valid + "?dryRun=maybe - -");
+      }
+    } else {
       for (String body : BAD_BODIES) {
         out.add(valid + " application/json " + body);
         out.add(valid + " application/yaml " + body);

@@ -8,6 +8,7 @@ import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.UpdateType;
 import dev.controlplane.metadata.store.ResourceStore;
+import dev.controlplane.tx.IntendedRollback;
 import dev.controlplane.tx.Tx;
 import jakarta.annotation.Resource.AuthenticationType;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -60,6 +61,16 @@ public class ChangeLog {
   /** Starts a versioned write in the caller's transaction. */
   @Tx(Tx.Type.MANDATORY)
   public VersionedWrite begin() {
+    return begin(WriteMode.COMMIT);
+  }
+
+  /**
+   * Starts a versioned write that commits, or, as a dry run, ends in {@link
+   * VersionedWrite#finish}'s rollback. A dry run takes the same lock and passes the same fencing
+   * check: it answers what the leader would do now.
+   */
+  @Tx(Tx.Type.MANDATORY)
+  public VersionedWrite begin(WriteMode mode) {
     long term = guard.currentTerm();
     ClusterStateEntity state =
         em.find(ClusterStateEntity.class, (short) 1, LockModeType.PESSIMISTIC_WRITE);
@@ -73,7 +84,17 @@ public class ChangeLog {
     }
     em.createNativeQuery("SELECT pg_notify('" + CHANNEL + "', '')").getSingleResult();
     transactions.registerInterposedSynchronization(new SignalOnCommit(commitSignal));
-    return new VersionedWrite(this, state, term);
+    return new VersionedWrite(this, state, term, mode);
+  }
+
+  /**
+   * Ends a dry run: flushes, so the database's own constraints judge the changes too, and marks the
+   * transaction to roll back, so nothing commits, no update is delivered and the versions taken are
+   * given back.
+   */
+  void rollBackDryRun() {
+    em.flush();
+    IntendedRollback.request(transactions);
   }
 
   void persist(MetadataUpdate update, long term) {

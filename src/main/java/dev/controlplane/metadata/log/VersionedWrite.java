@@ -16,12 +16,26 @@ public final class VersionedWrite {
   private final ChangeLog log;
   private final ClusterStateEntity state;
   private final long term;
+  private final WriteMode mode;
   private final List<MetadataUpdate> updates = new ArrayList<>();
 
-  VersionedWrite(ChangeLog log, ClusterStateEntity state, long term) {
+  VersionedWrite(ChangeLog log, ClusterStateEntity state, long term, WriteMode mode) {
     this.log = log;
     this.state = state;
     this.term = term;
+    this.mode = mode;
+  }
+
+  /**
+   * Returns {@code result}, the outcome of the write; on a dry run the transaction is first marked
+   * to roll back, so {@code result} shows what would have been committed (with the versions it
+   * would have had) while nothing is. Every write that may be a dry run ends here.
+   */
+  public <T> T finish(T result) {
+    if (mode == WriteMode.DRY_RUN) {
+      log.rollBackDryRun();
+    }
+    return result;
   }
 
   /** Creates the resource, or replaces {@code previous}. Returns it with its new version. */

@@ -1,0 +1,107 @@
+package dev.controlplane.cli.apply;
+
+import dev.controlplane.cli.CliException;
+import dev.controlplane.cli.ExitCodes;
+import dev.controlplane.cli.output.Progress;
+import dev.controlplane.cli.resource.ResourceRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+/**
+ * Runs an apply level by level: a level starts when the one before it has finished, its objects are
+ * written {@code parallel} at a time, and results are reported in input order. An object whose
+ * tenant or namespace failed is skipped. In a dry run nothing is created, so an object whose parent
+ * would be created by this apply cannot be checked by the server (it answers 404): it is reported
+ * as created, with that said. A server that cannot be reached ends the run.
+ */
+final class ApplyRun {
+
+  private final ObjectApplier applier;
+  private final int parallel;
+  private final Consumer<Result> report;
+  private final Map<ResourceRef, Outcome> outcomes = new ConcurrentHashMap<>();
+
+  ApplyRun(ObjectApplier applier, int parallel, Consumer<Result> report) {
+    this.applier = applier;
+    this.parallel = parallel;
+    this.report = report;
+  }
+
+  List<Result> apply(ApplyPlan plan, Progress progress) {
+    List<Result> results = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(parallel, daemon());
+    try {
+      for (List<ApplyPlan.Item> level : plan.levels()) {
+        List<Future<Result>> pending = new ArrayList<>();
+        for (ApplyPlan.Item item : level) {
+          pending.add(pool.submit(() -> one(item, progress)));
+        }
+        for (Future<Result> future : pending) {
+          Result result = await(future);
+          progress.above(() -> report.accept(result));
+          results.add(result);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return results;
+  }
+
+  private Result one(ApplyPlan.Item item, Progress progress) {
+    try {
+      ResourceRef ref = item.ref();
+      Outcome parent = ref.parent().map(outcomes::get).orElse(null);
+      Result result;
+      if (parent != null && parent.isFailure()) {
+        result = Result.of(ref, Outcome.SKIPPED, ref.parent().get().display() + " was not applied");
+      } else {
+        result = applier.apply(item);
+        if (parent == Outcome.CREATED
+            && result.outcome() == Outcome.FAILED
+            && result.detail().startsWith("not_found")) {
+          result =
+              Result.of(
+                  ref,
+                  Outcome.CREATED,
+                  "not checked by the server: "
+                      + ref.parent().get().display()
+                      + " does not exist yet");
+        }
+      }
+      outcomes.put(ref, result.outcome());
+      return result;
+    } finally {
+      progress.add(1);
+    }
+  }
+
+  private static Result await(Future<Result> future) {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof CliException c) {
+        throw c;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ExitCodes.INTERRUPTED, "interrupted");
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon() {
+    return r -> {
+      Thread t = new Thread(r, "cpctl-apply");
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,111 @@
+package dev.controlplane.cli.apply;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.controlplane.cli.client.ApiException;
+import dev.controlplane.cli.client.GrpcClient;
+import dev.controlplane.cli.client.GrpcException;
+import dev.controlplane.cli.client.Problem;
+import dev.controlplane.cli.resource.ResourceRef;
+import dev.controlplane.proto.v1.BrokerStatus;
+import dev.controlplane.proto.v1.SetBrokerStatusRequest;
+import dev.controlplane.proto.v1.SetBrokerStatusResponse;
+import io.grpc.Status;
+import java.util.List;
+
+/**
+ * A Broker document in an apply: brokers register themselves, so apply sets only {@code
+ * spec.status} ({@code active} or {@code draining}) through the gRPC {@code SetBrokerStatus}, with
+ * the same precondition and dry run as the HTTP writes. Its other fields are the broker's own and
+ * are not compared.
+ */
+public final class BrokerStatusWriter {
+
+  /** The document cannot be applied as a broker status. */
+  static final class Invalid extends RuntimeException {
+    Invalid(String message) {
+      super(message);
+    }
+  }
+
+  private final GrpcClient grpc;
+
+  public BrokerStatusWriter(GrpcClient grpc) {
+    this.grpc = grpc;
+  }
+
+  /** Sets the status; returns the broker as stored (or as it would be) in the HTTP form. */
+  JsonNode write(
+      ResourceRef ref,
+      JsonNode doc,
+      JsonNode live,
+      WritePrecondition precondition,
+      boolean dryRun) {
+    if (!doc.path("apiVersion").asText().equals("controlplane/v1")) {
+      throw new Invalid("apiVersion must be controlplane/v1");
+    }
+    BrokerStatus status =
+        switch (doc.path("spec").path("status").asText()) {
+          case "active" -> BrokerStatus.BROKER_STATUS_ACTIVE;
+          case "draining" -> BrokerStatus.BROKER_STATUS_DRAINING;
+          default ->
+              throw new Invalid(
+                  "spec.status must be active or draining (down is set by failure detection)");
+        };
+    if (live == null) {
+      throw new ApiException(
+          new Problem(
+              404,
+              "not_found",
+              "broker " + ref.name() + " is not registered; brokers register themselves",
+              List.of()));
+    }
+    SetBrokerStatusRequest request =
+        SetBrokerStatusRequest.newBuilder()
+            .setBrokerId(ref.name())
+            .setStatus(status)
+            .setExpectedVersion(precondition.expectedVersion())
+            .setDryRun(dryRun)
+            .build();
+    try {
+      SetBrokerStatusResponse response = grpc.admin(null, admin -> admin.setBrokerStatus(request));
+      return asDocument(live, response);
+    } catch (GrpcException e) {
+      throw new ApiException(problem(e.status()));
+    }
+  }
+
+  /** The live document with the status and version the server answered. */
+  private static JsonNode asDocument(JsonNode live, SetBrokerStatusResponse response) {
+    var doc = live.deepCopy();
+    var spec = (com.fasterxml.jackson.databind.node.ObjectNode) doc.path("spec");
+    spec.put(
+        "status",
+        response
+            .getBroker()
+            .getStatus()
+            .name()
+            .replace("BROKER_STATUS_", "")
+            .toLowerCase(java.util.Locale.ROOT));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) doc.path("metadata"))
+        .put("version", response.getBroker().getVersion());
+    return doc;
+  }
+
+  /** A gRPC refusal in HTTP terms, so apply reports it like the others (409 for a precondition). */
+  private static Problem problem(Status grpcStatus) {
+    Status.Code code = grpcStatus.getCode();
+    int status =
+        switch (code) {
+          case INVALID_ARGUMENT -> 400;
+          case UNAUTHENTICATED -> 401;
+          case PERMISSION_DENIED -> 403;
+          case NOT_FOUND -> 404;
+          case FAILED_PRECONDITION, ALREADY_EXISTS -> 409;
+          case UNAVAILABLE -> 503;
+          default -> 500;
+        };
+    String description = grpcStatus.getDescription();
+    return new Problem(
+        status, code.name(), description == null ? code.name() : description, List.of());
+  }
+}

@@ -1,0 +1,2 @@
+/** Options several commands share: scope, output format, dry run. */
+package dev.controlplane.cli.option;
