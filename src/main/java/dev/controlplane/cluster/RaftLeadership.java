@@ -43,6 +43,7 @@ public final class RaftLeadership implements Leadership {
   private final TermStore terms;
   private final LeadershipEvents events;
   private final RaftHandle raft;
+  private final LeaderPropagation propagation;
   private final Object lock = new Object();
 
   private volatile long term;
@@ -67,6 +68,7 @@ public final class RaftLeadership implements Leadership {
     this.events = events;
     this.raft =
         RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
+    this.propagation = new LeaderPropagation(nodeId, raft, settings.failureTimeout());
     raft.addRoleListener(this::roleChanged);
     raft.channel()
         .setReceiver(
@@ -121,6 +123,7 @@ public final class RaftLeadership implements Leadership {
   }
 
   private void tick(long now) {
+    propagation.tick(now);
     RAFT protocol = raft.raft();
     boolean raftLeads = protocol.isLeader();
     long raftTerm = protocol.currentTerm();
