@@ -74,6 +74,7 @@ final class RaftStack {
             transport(members.address(nodeId)),
             // A thread handling an incoming message never blocks on a send (JGRP-2772).
             new NON_BLOCKING_SENDS(),
+            new MajorityContact(),
             discovery(members),
             // Finds the subgroups of a healed partition: each member announces its view every
             // 0.5-1.5 s, and inconsistent views are merged at most 2 s later.

@@ -24,12 +24,14 @@ public final class Partition implements AutoCloseable {
 
   private Partition() {}
 
-  /** Cuts {@code address} off from every other address, in both directions. */
-  public static Partition isolate(String address) throws IOException, InterruptedException {
+  /** Cuts each of {@code addresses} off from every other address, in both directions. */
+  public static Partition isolate(String... addresses) throws IOException, InterruptedException {
     removeAllTagged();
     Partition p = new Partition();
-    p.add(List.of("-d", address, "!", "-s", address));
-    p.add(List.of("-s", address, "!", "-d", address));
+    for (String address : addresses) {
+      p.add(List.of("-d", address, "!", "-s", address));
+      p.add(List.of("-s", address, "!", "-d", address));
+    }
     return p;
   }
 
