@@ -41,6 +41,7 @@ final class RaftStack {
   static final String CLUSTER_NAME = "controlplane";
   private static final long RESEND_MILLIS = 250;
   private static final long VERIFY_MILLIS = 500;
+  private static final long VOTE_TIMEOUT_MILLIS = 1500;
 
   private RaftStack() {}
 
@@ -88,7 +89,10 @@ final class RaftStack {
             new NO_DUPES(),
             gms,
             new FRAG4(),
-            new PreVoteElection(),
+            // A round ends as soon as every member has answered; the limit only matters when
+            // answers are late (a starved CPU), and 600 ms (the default) then failed round after
+            // round, each starting a new Raft term.
+            (PreVoteElection) new PreVoteElection().voteTimeout(VOTE_TIMEOUT_MILLIS),
             raft);
     JChannel channel = new JChannel(stack).name(nodeId);
     return new RaftHandle(channel, new NoState()).raftId(nodeId);
