@@ -34,7 +34,7 @@ public final class RaftLeadership implements Leadership {
   private static final Logger LOG = Logger.getLogger(RaftLeadership.class.getName());
   private static final long TICK_MILLIS = 50;
   private static final long RETRY_MILLIS = 500;
-  private static final long REFRESH_MILLIS = 1000;
+  private static final long REFRESH_MILLIS = 500;
   static final Duration STALE_AFTER = Duration.ofSeconds(15);
 
   private final String nodeId;
@@ -43,6 +43,9 @@ public final class RaftLeadership implements Leadership {
   private final TermStore terms;
   private final LeadershipEvents events;
   private final RaftHandle raft;
+  private final LeaderPropagation propagation;
+  private final MajorityContact contact;
+  private final long failureTimeoutNanos;
   private final Object lock = new Object();
 
   private volatile long term;
@@ -67,6 +70,9 @@ public final class RaftLeadership implements Leadership {
     this.events = events;
     this.raft =
         RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
+    this.propagation = new LeaderPropagation(nodeId, raft, settings.failureTimeout());
+    this.contact = raft.channel().getProtocolStack().findProtocol(MajorityContact.class);
+    this.failureTimeoutNanos = settings.failureTimeout().toNanos();
     raft.addRoleListener(this::roleChanged);
     raft.channel()
         .setReceiver(
@@ -121,6 +127,7 @@ public final class RaftLeadership implements Leadership {
   }
 
   private void tick(long now) {
+    propagation.tick(now);
     RAFT protocol = raft.raft();
     boolean raftLeads = protocol.isLeader();
     long raftTerm = protocol.currentTerm();
@@ -139,12 +146,24 @@ public final class RaftLeadership implements Leadership {
     }
     if (!raftLeads) {
       stepDown("not the Raft leader");
+    } else if (!inTouchWithMajority(protocol)) {
+      stepDown("no message from a majority for " + failureTimeoutNanos / 1_000_000 + " ms");
     } else if ((term == 0 || claimedRaftTerm != raftTerm) && now >= nextClaimAt) {
       claim(raftTerm, now);
     }
     if (now >= nextRefreshAt) {
       refresh(now);
     }
+  }
+
+  /**
+   * CheckQuorum: a leader that has heard from no majority within the failure timeout stops leading
+   * before the majority can have elected its successor (MajorityContact).
+   */
+  private boolean inTouchWithMajority(RAFT protocol) {
+    org.jgroups.View view = raft.channel().getView();
+    return view != null
+        && contact.majorityHeardWithin(view, protocol.majority(), failureTimeoutNanos);
   }
 
   private void claim(long raftTerm, long now) {

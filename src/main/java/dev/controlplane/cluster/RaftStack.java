@@ -14,6 +14,7 @@ import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.FRAG4;
 import org.jgroups.protocols.MERGE3;
+import org.jgroups.protocols.NON_BLOCKING_SENDS;
 import org.jgroups.protocols.TCP;
 import org.jgroups.protocols.TCPPING;
 import org.jgroups.protocols.UNICAST3;
@@ -21,7 +22,6 @@ import org.jgroups.protocols.VERIFY_SUSPECT2;
 import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.protocols.pbcast.NAKACK2;
 import org.jgroups.protocols.pbcast.STABLE;
-import org.jgroups.protocols.raft.ELECTION2;
 import org.jgroups.protocols.raft.FileBasedLog;
 import org.jgroups.protocols.raft.NO_DUPES;
 import org.jgroups.protocols.raft.RAFT;
@@ -32,13 +32,16 @@ import org.jgroups.stack.Protocol;
 /**
  * The JGroups stack of a cluster node (stack-notes.md, jgroups-raft): TCP with TCPPING on the fixed
  * member addresses, MERGE3 so a paused or partitioned node rejoins, FD_SOCK2 (a crashed process is
- * suspected at once) and FD_ALL3 (a frozen one after the failure timeout), ELECTION2 with pre-vote,
- * and RAFT with a file-based log. Raft only elects: nothing is ever appended to its log by the
- * service, so its state machine is empty.
+ * suspected at once) and FD_ALL3 (a frozen one after the failure timeout), PreVoteElection, and
+ * RAFT with a file-based log. Raft only elects: nothing is ever appended to its log by the service,
+ * so its state machine is empty.
  */
 final class RaftStack {
 
   static final String CLUSTER_NAME = "controlplane";
+  private static final long RESEND_MILLIS = 250;
+  private static final long VERIFY_MILLIS = 500;
+  private static final long VOTE_TIMEOUT_MILLIS = 1500;
 
   private RaftStack() {}
 
@@ -50,39 +53,68 @@ final class RaftStack {
     long timeout = failureTimeout.toMillis();
     FD_ALL3 heartbeats = new FD_ALL3();
     heartbeats.setTimeout(timeout);
-    heartbeats.setInterval(Math.max(100, timeout / 4));
+    // A silent member is suspected between timeout and timeout + interval, then verified for at
+    // most VERIFY_MILLIS: a cut-off leader is replaced within about timeout + 1 s (spec: < 5 s).
+    heartbeats.setInterval(Math.max(100, timeout / 6));
     NAKACK2 nakack = new NAKACK2();
     nakack.setValue("use_mcast_xmit", false);
     GMS gms = new GMS().setJoinTimeout(1000).setMaxJoinAttempts(3);
     gms.setValue("print_local_addr", false);
-    RAFT raft = new RAFT().members(members.ids()).raftId(nodeId).logDir(dataDir.toString());
+    RAFT raft =
+        new RAFT()
+            .members(members.ids())
+            .raftId(nodeId)
+            .logDir(dataDir.toString())
+            // How often the leader resends its last entry to a member that lacks it: how soon a
+            // member that joins or merges learns who leads (LeaderPropagation).
+            .resendInterval(RESEND_MILLIS);
     raft.logClass(FileBasedLog.class.getName()).logPrefix(nodeId);
+    InetAddress host = InetAddress.getByName(members.address(nodeId).getHostString());
     List<Protocol> stack =
         List.of(
             transport(members.address(nodeId)),
+            // A thread handling an incoming message never blocks on a send (JGRP-2772).
+            new NON_BLOCKING_SENDS(),
+            new MajorityContact(),
             discovery(members),
-            new MERGE3().setMinInterval(1000).setMaxInterval(3000),
-            new FD_SOCK2(),
+            // Finds the subgroups of a healed partition: each member announces its view every
+            // 0.5-1.5 s, and inconsistent views are merged at most 2 s later.
+            new MERGE3().setMinInterval(500).setMaxInterval(1500).setCheckInterval(2000),
+            new FD_SOCK2().setBindAddress(host),
             heartbeats,
-            new VERIFY_SUSPECT2().setTimeout(Math.min(1000, timeout / 3)),
+            new VERIFY_SUSPECT2().setTimeout(Math.min(VERIFY_MILLIS, timeout / 4)),
             nakack,
             new UNICAST3(),
             new STABLE(),
             new NO_DUPES(),
             gms,
             new FRAG4(),
-            new ELECTION2(),
+            // A round ends as soon as every member has answered; the limit only matters when
+            // answers are late (a starved CPU), and 600 ms (the default) then failed round after
+            // round, each starting a new Raft term.
+            (PreVoteElection) new PreVoteElection().voteTimeout(VOTE_TIMEOUT_MILLIS),
             raft);
     JChannel channel = new JChannel(stack).name(nodeId);
     return new RaftHandle(channel, new NoState()).raftId(nodeId);
   }
 
-  /** TCP bound to exactly this member's configured address: no port range, so peers find it. */
+  /**
+   * TCP bound to exactly this member's configured address, for its listener and for the connections
+   * it opens: no port range (so peers find it) and no wildcard (nothing listens on other
+   * interfaces, and a firewall rule on the address cuts all of the node's cluster traffic).
+   */
   private static TCP transport(InetSocketAddress self) throws Exception {
     TCP tcp = new TCP();
-    tcp.setBindAddr(InetAddress.getByName(self.getHostString()));
+    InetAddress host = InetAddress.getByName(self.getHostString());
+    tcp.setBindAddr(host);
+    tcp.setValue("client_bind_addr", host);
     tcp.setValue("bind_port", self.getPort());
     tcp.setValue("port_range", 0);
+    // A peer cut off by a partition drops packets instead of refusing them. Each connection gets
+    // its own send queue, so a full one to that peer never holds up messages to the others, and a
+    // connection attempt to it gives up quickly (loopback and LAN connects take microseconds).
+    tcp.setValue("non_blocking_sends", true);
+    tcp.setValue("sock_conn_timeout", 500);
     return tcp;
   }
 
@@ -90,6 +122,8 @@ final class RaftStack {
     TCPPING ping = new TCPPING();
     ping.setInitialHosts(resolved(members.addresses()));
     ping.setPortRange(0);
+    // Discovery must not wait on members that are down or cut off.
+    ping.setValue("async_discovery", true);
     return ping;
   }
 

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -18,6 +19,11 @@ public final class TermStore {
       "UPDATE cluster_state SET leader_term = leader_term + 1, leader_node = ?, leader_since = now(),"
           + " leader_raft_term = ?, leader_http = ?, leader_grpc = ?, leader_seen_at = now() WHERE id = 1";
   private static final String RETURNING = " RETURNING leader_term";
+
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(TermStore.class.getName());
+  private static final String LOCK_NOT_AVAILABLE = "55P03";
+  private static final long LOCK_WAIT_MILLIS = 200;
 
   private final DataSource dataSource;
 
@@ -46,21 +52,85 @@ public final class TermStore {
                 : " AND (leader_raft_term <= ? OR leader_seen_at IS NULL"
                     + " OR leader_seen_at < now() - make_interval(secs => ?))")
             + RETURNING;
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      c.setAutoCommit(true);
+    Binder bind =
+        ps -> {
+          ps.setString(1, nodeId);
+          ps.setLong(2, raftTerm);
+          ps.setString(3, http);
+          ps.setString(4, grpc);
+          if (!force) {
+            ps.setLong(5, raftTerm);
+            ps.setDouble(6, staleAfter.toMillis() / 1000.0);
+          }
+        };
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        try {
+          return claimOnce(c, sql, bind);
+        } catch (SQLException e) {
+          c.rollback();
+          if (!LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+            throw e;
+          }
+        }
+        int terminated = terminateDeposedWriters(c);
+        LOG.warning(
+            "node "
+                + nodeId
+                + ": the fencing row was held by "
+                + terminated
+                + " session(s) of a deposed leader (paused or cut off inside a write);"
+                + " terminated them to claim Raft term "
+                + raftTerm);
+        return claimOnce(c, sql, bind);
+      } finally {
+        c.setAutoCommit(true);
+      }
+    }
+  }
+
+  /** Sets the parameters of a prepared statement. */
+  private interface Binder {
+    void bind(PreparedStatement ps) throws SQLException;
+  }
+
+  private static Optional<Long> claimOnce(Connection c, String sql, Binder bind)
+      throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("SET LOCAL lock_timeout = '" + LOCK_WAIT_MILLIS + "ms'");
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
       ps.setQueryTimeout(5);
-      ps.setString(1, nodeId);
-      ps.setLong(2, raftTerm);
-      ps.setString(3, http);
-      ps.setString(4, grpc);
-      if (!force) {
-        ps.setLong(5, raftTerm);
-        ps.setDouble(6, staleAfter.toMillis() / 1000.0);
-      }
+      bind.bind(ps);
+      Optional<Long> claimed;
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+        claimed = rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
       }
+      c.commit();
+      return claimed;
+    }
+  }
+
+  /**
+   * Ends the sessions that hold the fencing row locked. Only a leader writes, and a majority has
+   * just elected this node, so whoever holds the row is a deposed leader that stopped inside a
+   * write transaction (a long pause, or cut off from the cluster but not from the database).
+   * PostgreSQL would keep that transaction, and the lock, for as long as its client stays silent.
+   * Every node logs in as the same role, which may end its own sessions.
+   */
+  private static int terminateDeposedWriters(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_locks"
+                    + " WHERE relation = 'cluster_state'::regclass AND granted"
+                    + " AND mode IN ('RowShareLock', 'RowExclusiveLock')"
+                    + " AND pid <> pg_backend_pid()")) {
+      rs.next();
+      int terminated = rs.getInt(1);
+      c.commit();
+      return terminated;
     }
   }
 

@@ -38,16 +38,25 @@ public class WriteGuard {
   }
 
   private String notLeaderMessage() {
-    return leadership
-        .leaderId()
+    return otherLeader()
         .map(id -> "this node is not the leader; the leader is " + id)
         .orElse(
             "no leader is known (an election is in progress or there is no quorum); retry shortly");
   }
 
+  /**
+   * The leader to send the client to: only another node. A node that Raft still names as leader but
+   * that holds no term (it lost touch with the majority, or has not recorded its term yet) must not
+   * send the client back to itself.
+   */
+  private java.util.Optional<String> otherLeader() {
+    return leadership.role() == Leadership.Role.FOLLOWER
+        ? leadership.leaderId()
+        : java.util.Optional.empty();
+  }
+
   private LeaderHint knownLeader() {
-    return leadership
-        .leaderId()
+    return otherLeader()
         .map(
             id ->
                 new LeaderHint(

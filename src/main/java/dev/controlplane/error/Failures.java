@@ -29,8 +29,14 @@ public final class Failures {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql) {
         String state = sql.getSQLState();
+        // 08: connection lost or refused (also "no primary among the hosts"); 57P: the server is
+        // shutting down or restarting; 53300: too many connections; 25006: a read-only transaction,
+        // i.e. the connection reached a standby (a failover is in progress).
         if (state != null
-            && (state.startsWith("08") || state.startsWith("57P") || state.equals("53300"))) {
+            && (state.startsWith("08")
+                || state.startsWith("57P")
+                || state.equals("53300")
+                || state.equals("25006"))) {
           return true;
         }
       }

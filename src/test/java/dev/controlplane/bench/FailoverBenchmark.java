@@ -1,6 +1,7 @@
 package dev.controlplane.bench;
 
 import dev.controlplane.it.support.LostWrites;
+import dev.controlplane.it.support.PgPair;
 import dev.controlplane.it.support.TestCluster;
 import dev.controlplane.it.support.TestCluster.Node;
 import dev.controlplane.it.support.WriteLoad;
@@ -11,54 +12,99 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Kills the leader of a 3-node cluster with {@code kill -9} while a client writes continuously,
- * {@code bench.kills} times (default 20), and prints the recovery time (kill to the first write
- * acknowledged by the new leader) as p50/p99/max and the number of acknowledged writes lost (must
- * be 0). The killed node is restarted before the next round so the cluster always has a quorum. Run
- * it with scripts/benchmark-failover.
+ * Failover under write load on the production deployment: a 3-node cluster against a PostgreSQL
+ * primary with a synchronous standby. It kills the leader with {@code kill -9} {@code bench.kills}
+ * times (default 50; the killed node is restarted before the next round) and fails the database
+ * over {@code bench.db.failovers} times (default 10: crash the primary, promote the standby,
+ * rebuild the old primary as the new standby), while a client writes continuously. For each kind it
+ * prints the recovery time (fault to the first write acknowledged afterwards) as p50/p99/max and
+ * the acknowledged writes lost (must be 0; the command exits 1 otherwise). Run it with
+ * scripts/benchmark-failover.
  */
 public final class FailoverBenchmark {
+
+  private static final Duration WAIT = Duration.ofSeconds(240);
 
   private FailoverBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    int kills = Integer.getInteger("bench.kills", 20);
+    int kills = Integer.getInteger("bench.kills", 50);
+    int failovers = Integer.getInteger("bench.db.failovers", 10);
     int lost;
-    Duration wait = Duration.ofSeconds(240);
-    try (TestCluster cluster = TestCluster.start("failover-bench", 3, Map.of())) {
+    try (PgPair db = PgPair.create("failover_bench");
+        TestCluster cluster = TestCluster.start("failover-bench", 3, Map.of(), db.serviceUrl())) {
       WriteLoad load = new WriteLoad(cluster, "bench").start();
-      List<Long> recoveries = new ArrayList<>();
+      List<Long> killRecoveries = new ArrayList<>();
       List<Long> elections = new ArrayList<>();
+      List<Long> rejoins = new ArrayList<>();
       for (int round = 1; round <= kills; round++) {
-        Node leader = cluster.awaitLeader(cluster.nodes(), wait);
-        load.awaitMoreAcks(20, wait);
+        Node leader = cluster.awaitLeader(cluster.nodes(), WAIT);
+        load.awaitMoreAcks(20, WAIT);
         long killedAt = System.nanoTime();
         leader.kill();
-        Node next = cluster.awaitLeader(cluster.others(leader), wait);
-        elections.add((System.nanoTime() - killedAt) / 1_000_000);
-        long recovery =
-            (load.awaitAckAfter(killedAt, leader.id, wait).atNanos() - killedAt) / 1_000_000;
-        recoveries.add(recovery);
+        Node next = cluster.awaitLeader(cluster.others(leader), WAIT);
+        elections.add(millisSince(killedAt));
+        long recovery = millis(load.awaitAckAfter(killedAt, leader.id, WAIT).atNanos() - killedAt);
+        killRecoveries.add(recovery);
+        long restarted = System.nanoTime();
+        leader.start().awaitReady(WAIT);
+        cluster.awaitLeader(cluster.nodes(), WAIT);
+        rejoins.add(millisSince(restarted));
         System.out.printf(
-            "round %2d: killed %s, new leader %s seen after %d ms, first acknowledged write after %d ms%n",
-            round, leader.id, next.id, elections.get(elections.size() - 1), recovery);
-        leader.start().awaitReady(wait);
+            "kill %2d: %s killed, %s leads after %d ms, first acknowledged write after %d ms,"
+                + " restarted node ready and agreeing after %d ms%n",
+            round, leader.id, next.id, elections.get(round - 1), recovery, rejoins.get(round - 1));
       }
+      List<Long> dbRecoveries = new ArrayList<>();
+      List<Long> afterPromotion = new ArrayList<>();
+      for (int round = 1; round <= failovers; round++) {
+        load.awaitMoreAcks(20, WAIT);
+        String old = db.primaryName();
+        long crashedAt = System.nanoTime();
+        db.failOver();
+        long promotedAt = System.nanoTime();
+        long recovery = millis(load.awaitAckAfter(crashedAt, "", WAIT).atNanos() - crashedAt);
+        long sincePromotion =
+            millis(load.awaitAckAfter(promotedAt, "", WAIT).atNanos() - promotedAt);
+        dbRecoveries.add(recovery);
+        afterPromotion.add(sincePromotion);
+        System.out.printf(
+            "database failover %2d: %s crashed, %s promoted after %d ms, first acknowledged write"
+                + " %d ms after the crash (%d ms after the promotion)%n",
+            round, old, db.primaryName(), millis(promotedAt - crashedAt), recovery, sincePromotion);
+        db.attachStandby();
+      }
+      load.awaitMoreAcks(20, WAIT);
       load.close();
       List<WriteLoad.Ack> acks = load.acks();
-      lost = LostWrites.find(TestCluster.dbUrl(), "bench", acks).size();
+      lost = LostWrites.find(db.primaryUrl(), "bench", acks).size();
       System.out.println();
-      System.out.printf("leader kills                      %d%n", kills);
-      System.out.printf("recovery (kill -> first ack) ms   %s%n", summary(recoveries));
-      System.out.printf("new leader observed ms            %s%n", summary(elections));
-      System.out.printf("acknowledged writes               %d%n", acks.size());
-      System.out.printf("lost acknowledged writes          %d%n", lost);
+      System.out.printf("leader kills                          %d%n", kills);
+      System.out.printf("  recovery (kill -> first ack) ms     %s%n", summary(killRecoveries));
+      System.out.printf("  new leader agreed ms                %s%n", summary(elections));
+      System.out.printf("  restarted node ready + agreeing ms  %s%n", summary(rejoins));
+      System.out.printf("database failovers                    %d%n", failovers);
+      System.out.printf("  recovery (crash -> first ack) ms    %s%n", summary(dbRecoveries));
+      System.out.printf("  promotion -> first ack ms           %s%n", summary(afterPromotion));
+      System.out.printf("acknowledged writes                   %d%n", acks.size());
+      System.out.printf("lost acknowledged writes              %d%n", lost);
     }
     // Only after the cluster is closed: System.exit inside the try would leave the nodes running.
     System.exit(lost == 0 ? 0 : 1);
   }
 
+  private static long millis(long nanos) {
+    return nanos / 1_000_000;
+  }
+
+  private static long millisSince(long nanos) {
+    return millis(System.nanoTime() - nanos);
+  }
+
   private static String summary(List<Long> values) {
+    if (values.isEmpty()) {
+      return "-";
+    }
     List<Long> sorted = new ArrayList<>(values);
     Collections.sort(sorted);
     return String.format(

@@ -23,6 +23,8 @@ public final class ChangeNotificationListener {
 
   private static final Logger LOG = Logger.getLogger(ChangeNotificationListener.class.getName());
 
+  private static final long PROBE_EVERY_IDLE_SECONDS = 5;
+
   private final ControlPlaneConfig config;
   private final CommitSignal signal;
   private volatile boolean running;
@@ -57,10 +59,13 @@ public final class ChangeNotificationListener {
         backoff = 100;
         signal.committed();
         PGConnection pg = c.unwrap(PGConnection.class);
-        while (running) {
+        for (long idle = 0; running; idle++) {
           PGNotification[] notes = pg.getNotifications(1000);
           if (notes != null && notes.length > 0) {
             signal.committed();
+            idle = 0;
+          } else if (idle % PROBE_EVERY_IDLE_SECONDS == 0) {
+            probe(c);
           }
         }
       } catch (SQLException | RuntimeException e) {
@@ -72,9 +77,21 @@ public final class ChangeNotificationListener {
                   + " ms: "
                   + e.getMessage());
           sleep(backoff);
-          backoff = Math.min(5000, backoff * 2);
+          // At most a second: during a database failover the next primary answers within seconds.
+          backoff = Math.min(1000, backoff * 2);
         }
       }
+    }
+  }
+
+  /**
+   * A quiet LISTEN connection only notices a server that closed it. One whose server vanished
+   * without a word (a host lost, a network cut) is found by a query that gets no answer within the
+   * socket timeout, and then replaced.
+   */
+  private static void probe(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("SELECT 1");
     }
   }
 
@@ -84,6 +101,7 @@ public final class ChangeNotificationListener {
     props.setProperty("password", config.dbPassword());
     props.setProperty("connectTimeout", "5");
     props.setProperty("tcpKeepAlive", "true");
+    props.setProperty("socketTimeout", "10");
     props.setProperty("ApplicationName", "controlplane-listener-" + config.nodeId());
     Connection c = new org.postgresql.Driver().connect(config.dbUrl(), props);
     if (c == null) {

@@ -21,10 +21,21 @@ public final class Http {
 
   private final int port;
   private final String token;
+  private final Duration timeout;
 
   public Http(int port, String token) {
+    this(port, token, Duration.ofSeconds(30));
+  }
+
+  private Http(int port, String token, Duration timeout) {
     this.port = port;
     this.token = token;
+    this.timeout = timeout;
+  }
+
+  /** The same client giving up on a request after {@code requestTimeout}. */
+  public Http withTimeout(Duration requestTimeout) {
+    return new Http(port, token, requestTimeout);
   }
 
   public static Http shared() {
@@ -71,8 +82,7 @@ public final class Http {
 
   public HttpRequest.Builder request(String path) {
     HttpRequest.Builder builder =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(30));
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(timeout);
     if (token != null) {
       builder.header("Authorization", "Bearer " + token);
     }

@@ -43,19 +43,27 @@ public final class TestCluster implements AutoCloseable {
   public static TestCluster start(String name, int size, Map<String, String> extraEnv)
       throws Exception {
     TestDatabase.reset(dbUrl());
+    return start(name, size, extraEnv, dbUrl());
+  }
+
+  /**
+   * Starts {@code size} nodes against {@code jdbcUrl} the way operators start a cluster: all at
+   * once, in a random order, each up to a second after the previous one, and waits until all are
+   * ready. Node {@code cpN}'s cluster transport binds 127.0.0.(10+N), so that a {@link Partition}
+   * can cut it off while its HTTP, gRPC and database traffic stay on 127.0.0.1.
+   */
+  public static TestCluster start(
+      String name, int size, Map<String, String> extraEnv, String jdbcUrl) throws Exception {
     TestCluster cluster = new TestCluster();
     List<String> members = new ArrayList<>();
-    Map<String, Integer> raftPorts = new HashMap<>();
     for (int i = 1; i <= size; i++) {
-      int raft = Ports.free();
-      raftPorts.put("cp" + i, raft);
-      members.add("cp" + i + "=127.0.0.1:" + raft);
+      members.add("cp" + i + "=" + clusterAddress("cp" + i) + ":" + Ports.free());
     }
     Path raftDir =
         Path.of("target", "it-raft", name + "-" + System.currentTimeMillis()).toAbsolutePath();
     for (int i = 1; i <= size; i++) {
       String id = "cp" + i;
-      Map<String, String> env = SharedServer.baseEnvironment(Ports.free(), Ports.free(), dbUrl());
+      Map<String, String> env = SharedServer.baseEnvironment(Ports.free(), Ports.free(), jdbcUrl);
       env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
       env.put("SERVICE_CONTROLPLANE_NODE_ID", id);
       env.put("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS", String.join(",", members));
@@ -64,8 +72,11 @@ public final class TestCluster implements AutoCloseable {
       cluster.nodes.add(new Node(name + "-" + id, id, env));
     }
     try {
-      for (Node node : cluster.nodes) {
+      List<Node> order = new ArrayList<>(cluster.nodes);
+      java.util.Collections.shuffle(order);
+      for (Node node : order) {
         node.start();
+        Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1000));
       }
       for (Node node : cluster.nodes) {
         node.awaitReady(Duration.ofSeconds(240));
@@ -75,6 +86,11 @@ public final class TestCluster implements AutoCloseable {
       throw e;
     }
     return cluster;
+  }
+
+  /** The loopback address node {@code id} ({@code cpN}) binds its cluster transport to. */
+  public static String clusterAddress(String id) {
+    return "127.0.0." + (10 + Integer.parseInt(id.substring(2)));
   }
 
   public List<Node> nodes() {
@@ -177,6 +193,11 @@ public final class TestCluster implements AutoCloseable {
     public void thaw() throws Exception {
       process.thaw();
       frozen = false;
+    }
+
+    /** Where this node's cluster (JGroups) transport listens: cut it off with a Partition. */
+    public String clusterAddress() {
+      return TestCluster.clusterAddress(id);
     }
 
     public int httpPort() {

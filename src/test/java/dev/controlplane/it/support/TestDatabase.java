@@ -46,7 +46,11 @@ public final class TestDatabase {
   public record LogRow(long version, String type, String kind, String key) {}
 
   public static List<LogRow> logRows(long afterVersion) throws SQLException {
-    try (Connection c = connect();
+    return logRows(url(), afterVersion);
+  }
+
+  public static List<LogRow> logRows(String jdbcUrl, long afterVersion) throws SQLException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl, USER, PASSWORD);
         var ps =
             c.prepareStatement(
                 "SELECT version, update_type, kind, resource_key FROM metadata_updates WHERE version > ? ORDER BY version")) {

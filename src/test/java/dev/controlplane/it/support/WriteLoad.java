@@ -18,6 +18,8 @@ public final class WriteLoad implements AutoCloseable {
    */
   public record Ack(String tenant, long version, String node, long atNanos) {}
 
+  private static final java.time.Duration REQUEST_TIMEOUT = java.time.Duration.ofSeconds(1);
+
   private final TestCluster cluster;
   private final String prefix;
   private final List<Ack> acks = new ArrayList<>();
@@ -54,7 +56,11 @@ public final class WriteLoad implements AutoCloseable {
     List<TestCluster.Node> nodes = cluster.nodes();
     TestCluster.Node node = nodes.get(Math.floorMod(target, nodes.size()));
     try {
-      Http.Reply reply = node.http().put("/v1/tenants/" + tenant, Http.tenant(tenant, "load"));
+      // Like a real client: a node that does not answer within a few seconds is given up on.
+      Http.Reply reply =
+          node.http()
+              .withTimeout(REQUEST_TIMEOUT)
+              .put("/v1/tenants/" + tenant, Http.tenant(tenant, "load"));
       if (reply.status() == 200 || reply.status() == 201) {
         synchronized (acks) {
           acks.add(new Ack(tenant, reply.version(), node.id, System.nanoTime()));
@@ -137,6 +143,23 @@ public final class WriteLoad implements AutoCloseable {
     }
     throw new AssertionError(
         "no write acknowledged by a node other than " + excluded + " within " + timeout);
+  }
+
+  /**
+   * The longest time between two consecutive acknowledgements with the later one after {@code
+   * fromNanos} and the earlier one before {@code toNanos}: how long writers waited at most.
+   */
+  public long longestGapMillis(long fromNanos, long toNanos) {
+    List<Ack> all = acks();
+    long longest = 0;
+    for (int i = 1; i < all.size(); i++) {
+      Ack before = all.get(i - 1);
+      Ack after = all.get(i);
+      if (after.atNanos() > fromNanos && before.atNanos() < toNanos) {
+        longest = Math.max(longest, after.atNanos() - before.atNanos());
+      }
+    }
+    return longest / 1_000_000;
   }
 
   public long refusals() {

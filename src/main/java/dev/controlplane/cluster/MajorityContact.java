@@ -1,0 +1,94 @@
+package dev.controlplane.cluster;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jgroups.Address;
+import org.jgroups.Event;
+import org.jgroups.Message;
+import org.jgroups.View;
+import org.jgroups.conf.ClassConfigurator;
+import org.jgroups.stack.Protocol;
+import org.jgroups.util.MessageBatch;
+
+/**
+ * Remembers when each member was last heard from, so a leader can tell that it has lost touch with
+ * the majority before the majority replaces it (etcd's CheckQuorum).
+ *
+ * <p>It sits right above the transport and passes everything through, so it sees every message,
+ * heartbeats included. A member that appears in a view counts as heard at that moment.
+ *
+ * <p>Why: the others elect a new leader only after the failure timeout, the suspicion check and a
+ * vote. A cut-off leader that waits for its own view to shrink may notice later than they do (its
+ * failure detector runs on its own schedule), and until then two nodes would both say they lead.
+ * Stepping down once no majority has been heard for the failure timeout ends its leadership before
+ * a successor can exist, and a leader that wakes from a long pause steps down at once instead of
+ * leading on for a moment.
+ */
+public final class MajorityContact extends Protocol {
+
+  static final short PROTOCOL_ID = 1525;
+
+  static {
+    ClassConfigurator.addProtocol(PROTOCOL_ID, MajorityContact.class);
+  }
+
+  private final Map<Address, Long> lastHeard = new ConcurrentHashMap<>();
+
+  @Override
+  public Object up(Message msg) {
+    heard(msg.getSrc());
+    return up_prot.up(msg);
+  }
+
+  @Override
+  public void up(MessageBatch batch) {
+    heard(batch.sender());
+    up_prot.up(batch);
+  }
+
+  @Override
+  public Object up(Event evt) {
+    viewChanged(evt);
+    return up_prot.up(evt);
+  }
+
+  @Override
+  public Object down(Event evt) {
+    viewChanged(evt);
+    return down_prot.down(evt);
+  }
+
+  private void viewChanged(Event evt) {
+    if (evt.getType() == Event.VIEW_CHANGE) {
+      View view = evt.getArg();
+      long now = System.nanoTime();
+      lastHeard.keySet().retainAll(view.getMembers());
+      view.getMembers().forEach(member -> lastHeard.putIfAbsent(member, now));
+    }
+  }
+
+  private void heard(Address sender) {
+    if (sender != null) {
+      lastHeard.put(sender, System.nanoTime());
+    }
+  }
+
+  /**
+   * Whether at least {@code majority} members of {@code view}, this node included, were heard from
+   * within the last {@code windowNanos}.
+   */
+  boolean majorityHeardWithin(View view, int majority, long windowNanos) {
+    long now = System.nanoTime();
+    int heard = 1;
+    for (Address member : view.getMembers()) {
+      if (member.equals(local_addr)) {
+        continue;
+      }
+      Long at = lastHeard.get(member);
+      if (at != null && now - at <= windowNanos) {
+        heard++;
+      }
+    }
+    return heard >= majority;
+  }
+}
