@@ -28,9 +28,10 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Starts the service in dependency order — schema, leadership, change delivery, leader duties, gRPC
- * — and stops it in reverse. If any step fails the process exits, so that a supervisor sees a
- * failed start instead of a server that answers without its application.
+ * Starts the service in dependency order — schema, leadership, change delivery (the watch hub and
+ * its image), the write pipeline, leader duties, gRPC — and stops it in reverse. If any step fails
+ * the process exits, so that a supervisor sees a failed start instead of a server that answers
+ * without its application.
  */
 @ApplicationScoped
 public class ServiceLifecycle {
@@ -54,6 +55,7 @@ public class ServiceLifecycle {
   @Inject AuthConfig authConfig;
   @Inject KeyRotation keyRotation;
   @Inject BootstrapService bootstrapService;
+  @Inject dev.controlplane.write.WritePipeline pipeline;
 
   @Resource ManagedThreadFactory threads;
 
@@ -73,6 +75,7 @@ public class ServiceLifecycle {
       state.schemaValid();
       startLeadership();
       hub.start();
+      pipeline.start(hub);
       listener = new ChangeNotificationListener(config, hub);
       listener.start(threads);
       duties = new LeaderDuties(leadership, threads);
@@ -131,6 +134,7 @@ public class ServiceLifecycle {
     if (listener != null) {
       listener.stop();
     }
+    pipeline.stop();
     hub.stop();
     leadership.stop();
   }

@@ -1,6 +1,8 @@
 package dev.controlplane.grpc;
 
 import com.google.protobuf.Message;
+import dev.controlplane.metadata.kind.Kind;
+import dev.controlplane.metadata.kind.Kinds;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.snapshot.MetadataImage;
 import dev.controlplane.metadata.snapshot.SnapshotService;
@@ -41,15 +43,16 @@ final class MetadataGrpcService extends MetadataServiceGrpc.MetadataServiceImplB
     int size = 0;
     Metadata.Builder part = Metadata.newBuilder();
     for (ResourceKind kind : ResourceKind.values()) {
+      Kind<?> mapping = Kinds.of(kind);
       for (var resource : image.ofKind(kind)) {
-        Message message = ProtoMapper.message(resource);
+        Message message = mapping.message(resource);
         int messageSize = message.getSerializedSize() + 6;
         if (size > 0 && size + messageSize > chunkBytes) {
           out.onNext(chunk(image.version(), chunk++, part, false));
           part = Metadata.newBuilder();
           size = 0;
         }
-        ProtoMapper.addTo(part, message);
+        mapping.addTo(part, message);
         size += messageSize;
       }
     }

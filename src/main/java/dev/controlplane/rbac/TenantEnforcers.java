@@ -50,11 +50,15 @@ public class TenantEnforcers {
    * and through the transient {@code group:} edges of this request.
    */
   public List<Permission> granted(String tenant, String principal, Set<String> transientGroups) {
-    SyncedEnforcer enforcer = current(tenant);
-    Set<Permission> out = new LinkedHashSet<>();
     List<String> subjects = new ArrayList<>();
     subjects.add(principal);
     subjects.addAll(transientGroups);
+    return permissions(current(tenant), tenant, subjects);
+  }
+
+  private static List<Permission> permissions(
+      SyncedEnforcer enforcer, String tenant, List<String> subjects) {
+    Set<Permission> out = new LinkedHashSet<>();
     for (String subject : subjects) {
       for (List<String> rule : enforcer.getImplicitPermissionsForUser(subject, tenant)) {
         // rule = [subject, domain, object, action]; rows written outside the grammar grant nothing.
@@ -68,7 +72,25 @@ public class TenantEnforcers {
 
   /** The objects of every permission {@code subject} (a role or group) carries. */
   public List<RbacObject> objectsOf(String tenant, String subject) {
-    return granted(tenant, subject, Set.of()).stream().map(Permission::object).toList();
+    return objects(current(tenant), tenant, subject);
+  }
+
+  /**
+   * The same over the given rows: what the write pipeline sees inside its batch, earlier writes of
+   * the batch included (a throwaway enforcer, never cached).
+   */
+  static List<RbacObject> objectsOf(
+      String tenant, String subject, List<PolicyRule> policies, List<Grouping> groupings) {
+    SyncedEnforcer enforcer =
+        new SyncedEnforcer(model(), new TableAdapter(policies, groupings, tenant));
+    enforcer.enableAutoSave(false);
+    return objects(enforcer, tenant, subject);
+  }
+
+  private static List<RbacObject> objects(SyncedEnforcer enforcer, String tenant, String subject) {
+    return permissions(enforcer, tenant, List.of(subject)).stream()
+        .map(Permission::object)
+        .toList();
   }
 
   /**

@@ -26,17 +26,6 @@ class BrokerEntity {
   String status;
   long version;
 
-  void apply(Broker b) {
-    name = b.name();
-    address = b.address();
-    region = b.region();
-    availabilityZone = b.availabilityZone();
-    maxShards = b.capacity().maxShards();
-    maxConnections = b.capacity().maxConnections();
-    status = b.status().wire();
-    version = b.version();
-  }
-
   Broker toResource() {
     return new Broker(
         name,
