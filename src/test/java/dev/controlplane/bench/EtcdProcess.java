@@ -13,9 +13,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One etcd member (Debian's {@code etcd-server} package, {@code /usr/bin/etcd}) for the side-by-side
- * benchmark: bound to 127.0.0.1 only, a fresh data directory under {@code target/}, default
- * durability (the WAL is fsynced before a write is acknowledged, as PostgreSQL's commit is).
+ * One etcd member (Debian's {@code etcd-server} package, {@code /usr/bin/etcd}) for the
+ * side-by-side benchmark: bound to 127.0.0.1 only, a fresh data directory under {@code target/},
+ * default durability (the WAL is fsynced before a write is acknowledged, as PostgreSQL's commit
+ * is).
  */
 final class EtcdProcess implements AutoCloseable {
 
@@ -63,9 +64,10 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   String version() throws Exception {
-    Process v = new ProcessBuilder(System.getProperty("bench.etcd", "/usr/bin/etcd"), "--version")
-        .redirectErrorStream(true)
-        .start();
+    Process v =
+        new ProcessBuilder(System.getProperty("bench.etcd", "/usr/bin/etcd"), "--version")
+            .redirectErrorStream(true)
+            .start();
     String out = new String(v.getInputStream().readAllBytes());
     v.waitFor();
     return out.lines().findFirst().orElse("etcd");
@@ -80,7 +82,10 @@ final class EtcdProcess implements AutoCloseable {
       try (Grpc grpc = new Grpc(clientPort, null)) {
         KVGrpc.newBlockingStub(grpc.channel())
             .withDeadlineAfter(1, java.util.concurrent.TimeUnit.SECONDS)
-            .range(RangeRequest.newBuilder().setKey(com.google.protobuf.ByteString.copyFromUtf8("x")).build());
+            .range(
+                RangeRequest.newBuilder()
+                    .setKey(com.google.protobuf.ByteString.copyFromUtf8("x"))
+                    .build());
         return;
       } catch (RuntimeException notYet) {
         Thread.sleep(200);

@@ -16,6 +16,8 @@ interface Target extends AutoCloseable {
   /** The latest committed version. */
   long head() throws Exception;
 
-  /** Opens watcher {@code index} from {@code fromVersion}; calls back with each update's version. */
+  /**
+   * Opens watcher {@code index} from {@code fromVersion}; calls back with each update's version.
+   */
   AutoCloseable watch(int index, long fromVersion, LongConsumer onUpdate);
 }

@@ -78,7 +78,8 @@ final class PlacementKind extends Kind<ShardPlacement> {
     }
     return shardId == null
         ? null
-        : new ShardAssignment(shardId.intValue(), leader == null ? null : leader.intern(), replicas);
+        : new ShardAssignment(
+            shardId.intValue(), leader == null ? null : leader.intern(), replicas);
   }
 
   @Override
@@ -151,7 +152,8 @@ final class PlacementKind extends Kind<ShardPlacement> {
       List<ShardAssignment> out = new ArrayList<>();
       for (JsonNode o : MAPPER.readTree(json)) {
         List<String> replicas = new ArrayList<>();
-        // Broker names repeat across millions of replicas: one String per name keeps the image small.
+        // Broker names repeat across millions of replicas: one String per name keeps the image
+        // small.
         o.get("replicas").forEach(r -> replicas.add(r.asText().intern()));
         out.add(
             new ShardAssignment(
