@@ -56,6 +56,7 @@ public class ServiceLifecycle {
   @Inject KeyRotation keyRotation;
   @Inject BootstrapService bootstrapService;
   @Inject dev.controlplane.write.WritePipeline pipeline;
+  @Inject dev.controlplane.cache.TenantChanges tenantChanges;
 
   @Resource ManagedThreadFactory threads;
 
@@ -76,7 +77,7 @@ public class ServiceLifecycle {
       startLeadership();
       hub.start();
       pipeline.start(hub);
-      listener = new ChangeNotificationListener(config, hub);
+      listener = new ChangeNotificationListener(config, hub, tenantChanges);
       listener.start(threads);
       duties = new LeaderDuties(leadership, threads);
       duties.every(

@@ -111,17 +111,18 @@ public class SigningKeys {
     return select("tenant = ?1", tenant);
   }
 
-  /** The public key with this kid if it is still published for the tenant. */
+  /** The public keys still published for the tenant, by kid. */
   @Tx
-  public Optional<OctetKeyPair> verificationKey(String tenant, String kid) {
-    return published(tenant).stream()
-        .filter(k -> k.kid().equals(kid))
-        .findFirst()
-        .map(
-            k ->
-                new OctetKeyPair.Builder(Curve.Ed25519, new Base64URL(k.publicX()))
-                    .keyID(k.kid())
-                    .build());
+  public Map<String, OctetKeyPair> verificationKeys(String tenant) {
+    Map<String, OctetKeyPair> out = new java.util.HashMap<>();
+    for (SigningKey k : published(tenant)) {
+      out.put(
+          k.kid(),
+          new OctetKeyPair.Builder(Curve.Ed25519, new Base64URL(k.publicX()))
+              .keyID(k.kid())
+              .build());
+    }
+    return Map.copyOf(out);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.controlplane.write;
 
+import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.cluster.WriteGuard;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.codec.ResourceCodec;
@@ -26,6 +27,7 @@ final class BatchRunner {
   private final WriteGuard guard;
   private final CommitListener listener;
   private final PipelineMetrics metrics;
+  private final TenantChanges tenants;
   private WriteState committed;
 
   BatchRunner(
@@ -33,12 +35,14 @@ final class BatchRunner {
       ResourceCodec codec,
       WriteGuard guard,
       CommitListener listener,
-      PipelineMetrics metrics) {
+      PipelineMetrics metrics,
+      TenantChanges tenants) {
     this.connection = connection;
     this.codec = codec;
     this.guard = guard;
     this.listener = listener;
     this.metrics = metrics;
+    this.tenants = tenants;
   }
 
   /** The committed state, or null when it must be (re)loaded first. */
@@ -113,6 +117,11 @@ final class BatchRunner {
     metrics.committed(batch.size());
     if (!tx.updates().isEmpty()) {
       listener.committed(List.copyOf(tx.updates()), working.image());
+    }
+    if (tx.authChanged()) {
+      // Before the callers hear of it: the node that wrote reads its own write at once. Other
+      // nodes hear it from the tables' trigger.
+      tenants.changedAll();
     }
     for (int i = 0; i < batch.size(); i++) {
       batch.get(i).complete(outcomes.get(i));

@@ -52,6 +52,7 @@ final class BatchTransaction {
   private final List<SqlStatement> logRows = new ArrayList<>();
   private final Map<String, int[]> loadDelta = new TreeMap<>();
   private final List<MetadataUpdate> updates = new ArrayList<>();
+  private boolean authChanged;
 
   BatchTransaction(Connection connection, long term, long committedVersion) {
     this.connection = connection;
@@ -64,6 +65,7 @@ final class BatchTransaction {
     pending.addAll(op.statements);
     logRows.addAll(op.logRows);
     updates.addAll(op.updates);
+    authChanged |= op.authChanged;
     for (ShardPlacement[] change : op.placementChanges) {
       count(change[0], -1);
       count(change[1], 1);
@@ -72,6 +74,11 @@ final class BatchTransaction {
 
   List<MetadataUpdate> updates() {
     return updates;
+  }
+
+  /** Whether rows that nodes cache per tenant changed (RBAC, issuers, signing keys). */
+  boolean authChanged() {
+    return authChanged;
   }
 
   <T> T read(WriteContext.Query<T> query) throws SQLException {

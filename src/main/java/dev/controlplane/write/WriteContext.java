@@ -8,6 +8,7 @@ import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
+import dev.controlplane.metadata.model.Tenant;
 import dev.controlplane.metadata.model.UpdateType;
 import dev.controlplane.metadata.snapshot.MetadataImage;
 import dev.controlplane.write.WriteState.DeletedStream;
@@ -16,6 +17,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * What one {@link Operation} sees and changes: the state as the earlier operations of its batch
@@ -42,6 +44,13 @@ public final class WriteContext {
   final List<MetadataUpdate> updates = new ArrayList<>();
   final List<SqlStatement> logRows = new ArrayList<>();
   final List<ShardPlacement[]> placementChanges = new ArrayList<>();
+
+  /** Whether the operation changed rows that nodes cache per tenant (see {@link #AUTH_TABLES}). */
+  boolean authChanged;
+
+  /** Tables whose rows every node caches per tenant ({@code cache.TenantChanges}). */
+  private static final Pattern AUTH_TABLES =
+      Pattern.compile("\\b(rbac_policies|rbac_groupings|idp_issuers|signing_keys)\\b");
 
   WriteContext(BatchTransaction batch, ResourceCodec codec, WriteState state) {
     this.batch = batch;
@@ -118,6 +127,7 @@ public final class WriteContext {
   /** Adds a row change to the batch transaction (a side record), after the ones before it. */
   public void sql(String sql, Object... params) {
     statements.add(SqlStatement.of(sql, params));
+    authChanged |= AUTH_TABLES.matcher(sql).find();
   }
 
   /**
@@ -141,6 +151,8 @@ public final class WriteContext {
     state = state.withImage(state.image().replay(update));
     Kind<?> kind = Kinds.of(versioned);
     boolean rowGoes = type == UpdateType.DELETE && !(versioned instanceof Stream);
+    // A tenant's row takes its RBAC rows, issuers and keys with it (ON DELETE CASCADE).
+    authChanged |= rowGoes && versioned instanceof Tenant;
     if (rowGoes) {
       statements.add(new SqlStatement(kind.deleteSql(), ps -> kind.bindKeyOf(ps, versioned)));
     } else {

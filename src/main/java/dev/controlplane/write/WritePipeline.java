@@ -1,5 +1,6 @@
 package dev.controlplane.write;
 
+import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.cluster.Leadership;
 import dev.controlplane.cluster.WriteGuard;
 import dev.controlplane.config.ControlPlaneConfig;
@@ -84,6 +85,7 @@ public class WritePipeline {
   @Inject WriteGuard guard;
   @Inject ResourceCodec codec;
   @Inject PipelineMetrics metrics;
+  @Inject TenantChanges tenants;
 
   @Resource ManagedThreadFactory threads;
 
@@ -97,7 +99,7 @@ public class WritePipeline {
   public void start(CommitListener listener) {
     connection = new PipelineConnection(config);
     metrics.register();
-    runner = new BatchRunner(connection, codec, guard, listener, metrics);
+    runner = new BatchRunner(connection, codec, guard, listener, metrics, tenants);
     running = true;
     thread = threads.newThread(this::loop);
     thread.setName("write-pipeline");
