@@ -61,11 +61,15 @@ final class ControlPlaneTarget implements Target {
 
   @Override
   public AutoCloseable watch(int index, long fromVersion, LongConsumer onUpdate) {
+    return watch(channels.get(index % channels.size()), fromVersion, onUpdate);
+  }
+
+  /** A {@code WatchUpdates} stream from {@code fromVersion}; closing it cancels the call. */
+  static AutoCloseable watch(Grpc channel, long fromVersion, LongConsumer onUpdate) {
     Context.CancellableContext context = Context.current().withCancellation();
     context.run(
         () ->
-            channels
-                .get(index % channels.size())
+            channel
                 .metadataAsync()
                 .watchUpdates(
                     WatchUpdatesRequest.newBuilder().setFromVersion(fromVersion).build(),
