@@ -105,6 +105,7 @@ class FencingIT {
     assertThat(reply.status()).as(reply.body()).isEqualTo(503);
     assertThat(reply.json().path("code").asText()).isEqualTo("not_leader");
     assertThat(reply.json().path("detail").asText()).contains("is no longer current");
+    assertThat(reply.json().path("leader").asText()).as("the recorded leader").isEqualTo("usurper");
   }
 
   private static void unavailable(Runnable call) {
