@@ -92,7 +92,8 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
           var deleted = streams.deleteStream(stream, r.getForce());
           return DeleteStreamResponse.newBuilder()
               .setStatus(StreamStatus.STREAM_STATUS_DELETING)
-              .setMetadataVersion(deleted.version())
+              .setMetadataVersion(deleted.stream().version())
+              .setPurgeAfterEpochMs(deleted.purgeAfter().toEpochMilli())
               .build();
         });
   }

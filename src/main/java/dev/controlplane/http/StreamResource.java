@@ -122,8 +122,8 @@ public class StreamResource {
       @Context HttpHeaders headers) {
     auth.require(
         headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
-    return Documents.ok(codec, streams.deleteStream(ref(tenant, namespace, stream), force), headers)
-        .build();
+    var deleted = streams.deleteStream(ref(tenant, namespace, stream), force);
+    return Documents.ok(codec, deleted.stream(), headers).build();
   }
 
   private static StreamRef ref(String tenant, String namespace, String stream) {

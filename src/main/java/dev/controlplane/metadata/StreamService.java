@@ -82,12 +82,15 @@ public class StreamService {
     return new Applied<>(write.put(wanted, existing), Outcome.UPDATED);
   }
 
+  /** A deleted stream as published, and the instant after which its data is purged. */
+  public record Deleted(Stream stream, Instant purgeAfter) {}
+
   /**
    * Publishes the DELETE of the stream and its placement at once; the row waits for the grace
    * period. Refused while brokers report active subscribers, unless {@code force}.
    */
   @Transactional
-  public Stream deleteStream(StreamRef ref, boolean force) {
+  public Deleted deleteStream(StreamRef ref, boolean force) {
     VersionedWrite write = changeLog.begin();
     Stream current =
         store.stream(ref)
@@ -106,8 +109,9 @@ public class StreamService {
     store.placement(ref).ifPresent(write::delete);
     Stream deleted = write.deleteKeeping(current.withState(Stream.State.DELETING), current);
     Instant now = Instant.now();
-    store.schedulePurge(ref, now, now.plus(config.streamDeleteGrace()));
-    return deleted;
+    Instant purgeAfter = now.plus(config.streamDeleteGrace());
+    store.schedulePurge(ref, now, purgeAfter);
+    return new Deleted(deleted, purgeAfter);
   }
 
   /** Brings back a stream still in its grace period, with a fresh placement (CREATE updates). */
