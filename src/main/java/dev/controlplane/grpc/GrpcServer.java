@@ -71,7 +71,17 @@ public final class GrpcServer {
             .addService(admin.service())
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
+            .addService(v1alphaReflection())
             .build();
+  }
+
+  /**
+   * Reflection v1alpha as well as v1: grpcurl builds before 1.9, Postman and many other tools ask
+   * only for v1alpha. grpc-java deprecates the class (v1 is the standard) but still ships it.
+   */
+  @SuppressWarnings("deprecation")
+  private static io.grpc.BindableService v1alphaReflection() {
+    return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
   }
 
   public void start() {
