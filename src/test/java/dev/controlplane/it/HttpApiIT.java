@@ -54,6 +54,27 @@ class HttpApiIT {
   }
 
   @Test
+  void aYamlBodyOfSeveralDocumentsIsRefusedWholeNamingTheCount() throws Exception {
+    String doc = "apiVersion: controlplane/v1\nkind: Tenant\nspec:\n  description: %s\n";
+    String three =
+        doc.formatted("one") + "---\n" + doc.formatted("two") + "---\n" + doc.formatted("3");
+    long before = TestDatabase.headVersion();
+    var reply = http.put("/v1/tenants/multidoc", three, "application/yaml");
+    assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+    assertThat(reply.contentType()).startsWith("application/problem+json");
+    assertThat(reply.json().path("code").asText()).isEqualTo("validation_failed");
+    assertThat(reply.json().path("errors").get(0).path("message").asText())
+        .contains("3 YAML documents");
+    assertThat(http.get("/v1/tenants/multidoc").status()).as("nothing was applied").isEqualTo(404);
+    assertThat(TestDatabase.logRows(before)).noneMatch(r -> r.key().equals("multidoc"));
+
+    var single =
+        http.put(
+            "/v1/tenants/multidoc", "---\n" + doc.formatted("one") + "---\n", "application/yaml");
+    assertThat(single.status()).as("one document between markers is one document").isEqualTo(201);
+  }
+
+  @Test
   void aStreamGetsAPlacementOnActiveBrokersAndIsReadable() throws Exception {
     try (var grpc = dev.controlplane.it.support.Grpc.shared()) {
       for (int i = 0; i < 3; i++) {

@@ -224,6 +224,27 @@ class ResourceCodecTest {
   // ---------------------------------------------------------------- reading valid documents
 
   @Test
+  void aYamlBodyOfSeveralDocumentsIsRefusedNamingTheCount() {
+    String twoMore = STREAM_YAML + "\n---\n" + STREAM_YAML + "\n---\n" + STREAM_YAML;
+    ControlPlaneException e = assertValidationFailure(() -> yaml(twoMore));
+    assertThat(e.fieldErrors()).hasSize(1);
+    assertThat(e.fieldErrors().get(0).field()).isEqualTo("body");
+    assertThat(e.fieldErrors().get(0).message()).contains("holds 3 YAML documents");
+  }
+
+  @Test
+  void aTrailingDocumentMarkerAddsNoDocument() {
+    Resource read = codec.read(yaml(STREAM_YAML + "\n---\n"), ResourceKind.STREAM, NO_IDENTITY);
+    assertEquals(EXPECTED_STREAM, read);
+  }
+
+  @Test
+  void aYamlBodyWithALeadingDocumentMarkerIsOneDocument() {
+    Resource read = codec.read(yaml("---\n" + STREAM_YAML), ResourceKind.STREAM, NO_IDENTITY);
+    assertEquals(EXPECTED_STREAM, read);
+  }
+
+  @Test
   void jsonStreamDocumentIsReadIntoTheStreamRecord() {
     assertEquals(EXPECTED_STREAM, codec.read(json(STREAM_JSON), ResourceKind.STREAM, NO_IDENTITY));
   }
