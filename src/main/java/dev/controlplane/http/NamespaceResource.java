@@ -83,12 +83,9 @@ public class NamespaceResource {
     Namespace wanted =
         (Namespace)
             codec.read(doc, ResourceKind.NAMESPACE, Map.of("tenant", tenant, "name", namespace));
-    Applied<Namespace> applied = namespaces.applyNamespace(wanted, codec.expectedVersion(doc));
-    return Documents.body(
-            Response.status(applied.created() ? 201 : 200),
-            codec,
-            codec.toTree(applied.resource()),
-            headers)
+    Applied<Namespace> applied =
+        namespaces.applyNamespace(wanted, codec.expectedVersion(doc), Conditions.forPut(headers));
+    return Documents.written(applied.created() ? 201 : 200, codec, applied.resource(), headers)
         .build();
   }
 
@@ -101,7 +98,11 @@ public class NamespaceResource {
     auth.require(headers, tenant, Action.NS_MANAGE, RbacObject.namespace(tenant, namespace));
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
-    return Documents.ok(codec, namespaces.deleteNamespace(tenant, namespace), headers).build();
+    return Documents.ok(
+            codec,
+            namespaces.deleteNamespace(tenant, namespace, Conditions.forDelete(headers)),
+            headers)
+        .build();
   }
 
   @GET

@@ -103,12 +103,9 @@ public class StreamResource {
                 doc,
                 ResourceKind.STREAM,
                 Map.of("tenant", ref.tenant(), "namespace", ref.namespace(), "name", ref.stream()));
-    Applied<Stream> applied = streams.applyStream(wanted, codec.expectedVersion(doc));
-    return Documents.body(
-            Response.status(applied.created() ? 201 : 200),
-            codec,
-            codec.toTree(applied.resource()),
-            headers)
+    Applied<Stream> applied =
+        streams.applyStream(wanted, codec.expectedVersion(doc), Conditions.forPut(headers));
+    return Documents.written(applied.created() ? 201 : 200, codec, applied.resource(), headers)
         .build();
   }
 
@@ -122,7 +119,8 @@ public class StreamResource {
       @Context HttpHeaders headers) {
     auth.require(
         headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
-    var deleted = streams.deleteStream(ref(tenant, namespace, stream), force);
+    var deleted =
+        streams.deleteStream(ref(tenant, namespace, stream), force, Conditions.forDelete(headers));
     return Documents.ok(codec, deleted.stream(), headers).build();
   }
 

@@ -68,12 +68,9 @@ public class TenantResource {
     PathNames.check("tenant", tenant);
     var doc = Documents.parse(codec, body, headers);
     Tenant wanted = (Tenant) codec.read(doc, ResourceKind.TENANT, Map.of("name", tenant));
-    Applied<Tenant> applied = tenants.applyTenant(wanted, codec.expectedVersion(doc));
-    return Documents.body(
-            Response.status(applied.created() ? 201 : 200),
-            codec,
-            codec.toTree(applied.resource()),
-            headers)
+    Applied<Tenant> applied =
+        tenants.applyTenant(wanted, codec.expectedVersion(doc), Conditions.forPut(headers));
+    return Documents.written(applied.created() ? 201 : 200, codec, applied.resource(), headers)
         .build();
   }
 
@@ -82,6 +79,7 @@ public class TenantResource {
   public Response delete(@PathParam("tenant") String tenant, @Context HttpHeaders headers) {
     auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));
     PathNames.check("tenant", tenant);
-    return Documents.ok(codec, tenants.deleteTenant(tenant), headers).build();
+    return Documents.ok(codec, tenants.deleteTenant(tenant, Conditions.forDelete(headers)), headers)
+        .build();
   }
 }

@@ -20,12 +20,14 @@ public class NamespaceService {
   @Inject ResourceStore store;
 
   @Transactional
-  public Applied<Namespace> applyNamespace(Namespace namespace, OptionalLong expectedVersion) {
+  public Applied<Namespace> applyNamespace(
+      Namespace namespace, OptionalLong expectedVersion, VersionMatch match) {
     VersionedWrite write = changeLog.begin();
     if (store.tenant(namespace.tenant()).isEmpty()) {
       throw ControlPlaneException.notFound("tenant " + namespace.tenant() + " does not exist");
     }
     Optional<Namespace> current = store.namespace(namespace.tenant(), namespace.name());
+    match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isPresent() && Preconditions.sameContent(current.get(), namespace)) {
       return new Applied<>(current.get(), Outcome.UNCHANGED);
@@ -35,7 +37,7 @@ public class NamespaceService {
   }
 
   @Transactional
-  public Namespace deleteNamespace(String tenant, String name) {
+  public Namespace deleteNamespace(String tenant, String name, VersionMatch match) {
     VersionedWrite write = changeLog.begin();
     Namespace current =
         store
@@ -44,6 +46,7 @@ public class NamespaceService {
                 () ->
                     ControlPlaneException.notFound(
                         "namespace " + tenant + "/" + name + " does not exist"));
+    match.check(Optional.of(current));
     long streams = store.countStreams(tenant, name);
     if (streams > 0) {
       throw ControlPlaneException.conflict(

@@ -54,7 +54,8 @@ public class StreamService {
    * mutable settings.
    */
   @Transactional
-  public Applied<Stream> applyStream(Stream stream, OptionalLong expectedVersion) {
+  public Applied<Stream> applyStream(
+      Stream stream, OptionalLong expectedVersion, VersionMatch match) {
     VersionedWrite write = changeLog.begin();
     StreamRef ref = stream.ref();
     requireNamespace(ref);
@@ -63,6 +64,7 @@ public class StreamService {
       throw ControlPlaneException.conflict(
           "stream " + ref + " is deleted and waiting for its purge; restore it first");
     }
+    match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isEmpty()) {
       return new Applied<>(create(write, stream), Outcome.CREATED);
@@ -90,12 +92,13 @@ public class StreamService {
    * period. Refused while brokers report active subscribers, unless {@code force}.
    */
   @Transactional
-  public Deleted deleteStream(StreamRef ref, boolean force) {
+  public Deleted deleteStream(StreamRef ref, boolean force, VersionMatch match) {
     VersionedWrite write = changeLog.begin();
     Stream current =
         store.stream(ref)
             .filter(s -> s.state() == Stream.State.ACTIVE)
             .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
+    match.check(Optional.of(current));
     long subscribers = health.activeSubscribers(ref);
     if (subscribers > 0 && !force) {
       throw new ControlPlaneException(

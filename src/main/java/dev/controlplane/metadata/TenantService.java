@@ -20,9 +20,11 @@ public class TenantService {
   @Inject ResourceStore store;
 
   @Transactional
-  public Applied<Tenant> applyTenant(Tenant tenant, OptionalLong expectedVersion) {
+  public Applied<Tenant> applyTenant(
+      Tenant tenant, OptionalLong expectedVersion, VersionMatch match) {
     VersionedWrite write = changeLog.begin();
     Optional<Tenant> current = store.tenant(tenant.name());
+    match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isPresent() && Preconditions.sameContent(current.get(), tenant)) {
       return new Applied<>(current.get(), Outcome.UNCHANGED);
@@ -32,13 +34,14 @@ public class TenantService {
   }
 
   @Transactional
-  public Tenant deleteTenant(String name) {
+  public Tenant deleteTenant(String name, VersionMatch match) {
     VersionedWrite write = changeLog.begin();
     Tenant current =
         store
             .tenant(name)
             .orElseThrow(
                 () -> ControlPlaneException.notFound("tenant " + name + " does not exist"));
+    match.check(Optional.of(current));
     long namespaces = store.countNamespaces(name);
     if (namespaces > 0) {
       throw ControlPlaneException.conflict(

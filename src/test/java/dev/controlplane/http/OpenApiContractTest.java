@@ -31,7 +31,8 @@ class OpenApiContractTest {
           JwksResource.class,
           IssuerResource.class,
           RbacResource.class,
-          SigningKeyResource.class);
+          SigningKeyResource.class,
+          OpenApiResource.class);
 
   @Test
   void everyServedOperationIsDescribedAndNothingElse() throws Exception {
