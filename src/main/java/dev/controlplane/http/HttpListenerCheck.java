@@ -14,9 +14,13 @@ import java.util.logging.Logger;
  * Checks, once start-up is done, that the HTTP port is served by this node. Liberty logs a bind
  * failure of its HTTP listener (CWWKO0221E) and goes on without it, so a node whose port is taken
  * would run its gRPC API with no HTTP API. The check asks {@code host:port} for this process's
- * token ({@link ListenerIdentity}): an answer with it ends the check; another process answering (or
- * accepting without answering) for {@link #FOREIGN_FOR} in a row, or no listener at all within
- * {@link #DEADLINE}, is reported to {@code onFailure} with one line naming the port.
+ * token ({@link ListenerIdentity}): an answer with it ends the check. Whether a silent or foreign
+ * answer comes from another process is decided by the kernel's socket tables ({@link
+ * PortOwnership}), never by a timeout, since this node may simply be slow on a loaded machine:
+ * another process holding the port, or no listener at all within {@link #DEADLINE}, is reported to
+ * {@code onFailure} with one line naming the port. Where the tables cannot be read, another process
+ * answering (or accepting without answering) for {@link #FOREIGN_FOR} in a row counts as holding
+ * it.
  */
 public final class HttpListenerCheck {
 
@@ -55,25 +59,33 @@ public final class HttpListenerCheck {
   private void run() {
     long start = System.nanoTime();
     long foreignSince = -1;
-    String lastForeign = "";
     while (System.nanoTime() - start < DEADLINE.toNanos()) {
       String answer = probe();
       if (answer == null) {
         LOG.info("HTTP listener on " + where() + " answers for this node");
         return;
       }
-      if (answer.isEmpty()) {
-        foreignSince = -1;
-      } else {
-        lastForeign = answer;
-        foreignSince = foreignSince < 0 ? System.nanoTime() : foreignSince;
-        if (System.nanoTime() - foreignSince >= FOREIGN_FOR.toNanos()) {
-          onFailure.accept(
-              "HTTP port " + where() + " is held by another process (" + lastForeign + ")");
-          return;
-        }
+      PortOwnership.Owner owner = PortOwnership.of(target.getPort());
+      if (owner == PortOwnership.Owner.ANOTHER_PROCESS) {
+        fail(answer.isEmpty() ? "another process listens on it" : answer);
+        return;
+      }
+      boolean foreignAnswer = owner == PortOwnership.Owner.UNKNOWN && !answer.isEmpty();
+      foreignSince = !foreignAnswer ? -1 : foreignSince < 0 ? System.nanoTime() : foreignSince;
+      if (foreignAnswer && System.nanoTime() - foreignSince >= FOREIGN_FOR.toNanos()) {
+        fail(answer);
+        return;
       }
       pause();
+    }
+    if (PortOwnership.of(target.getPort()) == PortOwnership.Owner.THIS_PROCESS) {
+      // The listener is ours and merely slow (a loaded machine): not a reason to stop.
+      LOG.warning(
+          "HTTP listener on "
+              + where()
+              + " is this node's but has not answered within "
+              + DEADLINE);
+      return;
     }
     onFailure.accept(
         "HTTP port "
@@ -82,6 +94,10 @@ public final class HttpListenerCheck {
             + DEADLINE.toSeconds()
             + " s after start-up (see CWWKO0221E above: the port is taken or the host is not"
             + " local)");
+  }
+
+  private void fail(String what) {
+    onFailure.accept("HTTP port " + where() + " is held by another process (" + what + ")");
   }
 
   /** null when this node answered, "" when nothing listens, else what answered instead. */
