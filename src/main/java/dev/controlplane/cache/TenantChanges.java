@@ -16,7 +16,7 @@ import java.util.function.Function;
 @ApplicationScoped
 public class TenantChanges {
 
-  /** The PostgreSQL channel of the auth tables' trigger (migration V6). */
+  /** The PostgreSQL channel of the auth tables' trigger (migration V7). */
   public static final String CHANNEL = "controlplane_auth";
 
   private final List<TenantCache<?>> caches = new CopyOnWriteArrayList<>();

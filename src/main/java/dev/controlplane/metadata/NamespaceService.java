@@ -20,16 +20,17 @@ public class NamespaceService {
   @Inject WritePipeline pipeline;
 
   public Applied<Namespace> applyNamespace(
-      Namespace namespace, OptionalLong expectedVersion, WriteMode mode) {
-    return pipeline.execute(write -> apply(write, namespace, expectedVersion), mode);
+      Namespace namespace, OptionalLong expectedVersion, VersionMatch match, WriteMode mode) {
+    return pipeline.execute(write -> apply(write, namespace, expectedVersion, match), mode);
   }
 
   private static Applied<Namespace> apply(
-      WriteContext write, Namespace namespace, OptionalLong expectedVersion) {
+      WriteContext write, Namespace namespace, OptionalLong expectedVersion, VersionMatch match) {
     if (write.image().tenant(namespace.tenant()).isEmpty()) {
       throw ControlPlaneException.notFound("tenant " + namespace.tenant() + " does not exist");
     }
     Optional<Namespace> current = write.image().namespace(namespace.tenant(), namespace.name());
+    match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isPresent() && Preconditions.sameContent(current.get(), namespace)) {
       return new Applied<>(current.get(), Outcome.UNCHANGED);
@@ -38,11 +39,12 @@ public class NamespaceService {
     return new Applied<>(stored, current.isPresent() ? Outcome.UPDATED : Outcome.CREATED);
   }
 
-  public Namespace deleteNamespace(String tenant, String name, WriteMode mode) {
-    return pipeline.execute(write -> delete(write, tenant, name), mode);
+  public Namespace deleteNamespace(String tenant, String name, VersionMatch match, WriteMode mode) {
+    return pipeline.execute(write -> delete(write, tenant, name, match), mode);
   }
 
-  private static Namespace delete(WriteContext write, String tenant, String name) {
+  private static Namespace delete(
+      WriteContext write, String tenant, String name, VersionMatch match) {
     Namespace current =
         write
             .image()
@@ -51,6 +53,7 @@ public class NamespaceService {
                 () ->
                     ControlPlaneException.notFound(
                         "namespace " + tenant + "/" + name + " does not exist"));
+    match.check(Optional.of(current));
     long streams = write.state().countStreams(tenant, name);
     if (streams > 0) {
       throw ControlPlaneException.conflict(

@@ -52,12 +52,13 @@ public class StreamService {
    * Create-or-replace for the declarative API: creates like {@link #createStream}, or changes
    * mutable settings; a dry run answers the same and commits nothing.
    */
-  public Applied<Stream> applyStream(Stream stream, OptionalLong expectedVersion, WriteMode mode) {
-    return pipeline.execute(write -> apply(write, stream, expectedVersion), mode);
+  public Applied<Stream> applyStream(
+      Stream stream, OptionalLong expectedVersion, VersionMatch match, WriteMode mode) {
+    return pipeline.execute(write -> apply(write, stream, expectedVersion, match), mode);
   }
 
   private static Applied<Stream> apply(
-      WriteContext write, Stream stream, OptionalLong expectedVersion) {
+      WriteContext write, Stream stream, OptionalLong expectedVersion, VersionMatch match) {
     StreamRef ref = stream.ref();
     requireNamespace(write.state(), ref);
     Optional<Stream> current = write.state().streamInAnyState(ref);
@@ -65,6 +66,7 @@ public class StreamService {
       throw ControlPlaneException.conflict(
           "stream " + ref + " is deleted and waiting for its purge; restore it first");
     }
+    match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isEmpty()) {
       return new Applied<>(create(write, stream), Outcome.CREATED);
@@ -84,18 +86,22 @@ public class StreamService {
     return new Applied<>(write.put(wanted, existing), Outcome.UPDATED);
   }
 
+  /** A deleted stream as published, and the instant after which its data is purged. */
+  public record Deleted(Stream stream, Instant purgeAfter) {}
+
   /**
    * Publishes the DELETE of the stream and its placement at once; the row waits for the grace
    * period. Refused while brokers report active subscribers, unless {@code force}. A dry run
    * answers the same and commits nothing.
    */
-  public Stream deleteStream(StreamRef ref, boolean force, WriteMode mode) {
+  public Deleted deleteStream(StreamRef ref, boolean force, VersionMatch match, WriteMode mode) {
     return pipeline.execute(
         write -> {
           Stream current =
               write.image().stream(ref)
                   .orElseThrow(
                       () -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
+          match.check(Optional.of(current));
           long subscribers = write.query(c -> BrokerHealthQueries.activeSubscribers(c, ref));
           if (subscribers > 0 && !force) {
             throw new ControlPlaneException(
@@ -108,11 +114,11 @@ public class StreamService {
           }
           write.image().placement(ref).ifPresent(write::delete);
           Instant now = Instant.now();
-          return write.deleteKeeping(
-              current.withState(Stream.State.DELETING),
-              current,
-              now,
-              now.plus(config.streamDeleteGrace()));
+          Instant purgeAfter = now.plus(config.streamDeleteGrace());
+          Stream deleted =
+              write.deleteKeeping(
+                  current.withState(Stream.State.DELETING), current, now, purgeAfter);
+          return new Deleted(deleted, purgeAfter);
         },
         mode);
   }

@@ -36,20 +36,23 @@ public class TenantService {
   public Applied<Tenant> applyTenant(
       Tenant wanted,
       OptionalLong expectedVersion,
+      VersionMatch match,
       Writer writer,
       boolean quotasGiven,
       WriteMode mode) {
     return pipeline.execute(
-        write -> apply(write, wanted, expectedVersion, writer, quotasGiven), mode);
+        write -> apply(write, wanted, expectedVersion, match, writer, quotasGiven), mode);
   }
 
   private static Applied<Tenant> apply(
       WriteContext write,
       Tenant wanted,
       OptionalLong expectedVersion,
+      VersionMatch match,
       Writer writer,
       boolean quotasGiven) {
     Optional<Tenant> current = write.image().tenant(wanted.name());
+    match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     Tenant tenant =
         writer == Writer.PLATFORM ? wanted : withPlatformQuotas(wanted, current, quotasGiven);
@@ -76,7 +79,7 @@ public class TenantService {
     return wanted;
   }
 
-  public Tenant deleteTenant(String name, WriteMode mode) {
+  public Tenant deleteTenant(String name, VersionMatch match, WriteMode mode) {
     return pipeline.execute(
         write -> {
           Tenant current =
@@ -85,6 +88,7 @@ public class TenantService {
                   .tenant(name)
                   .orElseThrow(
                       () -> ControlPlaneException.notFound("tenant " + name + " does not exist"));
+          match.check(Optional.of(current));
           long namespaces = write.state().countNamespaces(name);
           if (namespaces > 0) {
             throw ControlPlaneException.conflict(

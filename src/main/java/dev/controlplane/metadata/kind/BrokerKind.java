@@ -1,9 +1,13 @@
 package dev.controlplane.metadata.kind;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Message;
 import dev.controlplane.metadata.model.Broker;
+import dev.controlplane.metadata.model.BrokerLabels;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.Stream.WireEnum;
 import dev.controlplane.proto.v1.BrokerCapacity;
@@ -14,6 +18,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /** Broker: document fields, the {@code brokers} table and the protobuf {@code Broker}. */
@@ -36,13 +42,14 @@ final class BrokerKind extends Kind<Broker> {
             "spec",
             "spec",
             true,
-            Set.of("address", "region", "availability_zone", "capacity", "status"));
+            Set.of("address", "region", "availability_zone", "labels", "capacity", "status"));
     String address = r.string(spec, "address", "spec.address", true);
     if (address != null && !isHostPort(address)) {
       r.error("spec.address", "must be host:port with a port from 1 to 65535");
     }
     String region = text(spec, "region", "spec.region", r);
     String zone = text(spec, "availability_zone", "spec.availability_zone", r);
+    SortedMap<String, String> labels = labels(spec, r);
     JsonNode cap =
         r.object(spec, "capacity", "spec.capacity", false, Set.of("max_shards", "max_connections"));
     Long maxShards =
@@ -57,9 +64,36 @@ final class BrokerKind extends Kind<Broker> {
         address,
         region,
         zone,
+        labels,
         new Broker.Capacity(toInt(maxShards), toInt(maxConn)),
         status,
         0);
+  }
+
+  /** {@code spec.labels}: an object of strings within the bounds of {@link BrokerLabels}. */
+  private static SortedMap<String, String> labels(JsonNode spec, FieldReader r) {
+    SortedMap<String, String> labels = new TreeMap<>();
+    JsonNode node = spec.get("labels");
+    if (node == null || node.isNull()) {
+      return labels;
+    }
+    if (!node.isObject()) {
+      r.error("spec.labels", "must be an object of strings");
+      return labels;
+    }
+    node.fields()
+        .forEachRemaining(
+            e -> {
+              if (e.getValue().isTextual()) {
+                labels.put(e.getKey(), e.getValue().textValue());
+              } else {
+                r.error("spec.labels." + e.getKey(), "must be a string");
+              }
+            });
+    BrokerLabels.validate(
+        labels,
+        (key, message) -> r.error(key.isEmpty() ? "spec.labels" : "spec.labels." + key, message));
+    return labels;
   }
 
   private static boolean isHostPort(String address) {
@@ -81,6 +115,8 @@ final class BrokerKind extends Kind<Broker> {
     spec.put("address", b.address());
     spec.put("region", b.region());
     spec.put("availability_zone", b.availabilityZone());
+    ObjectNode labels = spec.putObject("labels");
+    b.labels().forEach(labels::put);
     ObjectNode cap = spec.putObject("capacity");
     if (b.capacity().maxShards() != null) {
       cap.put("max_shards", b.capacity().maxShards());
@@ -92,15 +128,17 @@ final class BrokerKind extends Kind<Broker> {
   }
 
   private static final String COLUMNS =
-      "name, address, region, availability_zone, max_shards, max_connections, status, version";
+      "name, address, region, availability_zone, labels, max_shards, max_connections, status,"
+          + " version";
 
   @Override
   public String upsertSql() {
     return "INSERT INTO brokers ("
         + COLUMNS
-        + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+        + ") VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
         + " address = excluded.address, region = excluded.region,"
-        + " availability_zone = excluded.availability_zone, max_shards = excluded.max_shards,"
+        + " availability_zone = excluded.availability_zone, labels = excluded.labels,"
+        + " max_shards = excluded.max_shards,"
         + " max_connections = excluded.max_connections, status = excluded.status,"
         + " version = excluded.version";
   }
@@ -111,10 +149,11 @@ final class BrokerKind extends Kind<Broker> {
     ps.setString(2, b.address());
     ps.setString(3, b.region());
     ps.setString(4, b.availabilityZone());
-    setInt(ps, 5, b.capacity().maxShards());
-    setInt(ps, 6, b.capacity().maxConnections());
-    ps.setString(7, b.status().wire());
-    ps.setLong(8, b.version());
+    ps.setString(5, writeLabels(b.labels()));
+    setInt(ps, 6, b.capacity().maxShards());
+    setInt(ps, 7, b.capacity().maxConnections());
+    ps.setString(8, b.status().wire());
+    ps.setLong(9, b.version());
   }
 
   @Override
@@ -129,7 +168,30 @@ final class BrokerKind extends Kind<Broker> {
 
   @Override
   public String selectAllSql() {
-    return "SELECT " + COLUMNS + " FROM brokers";
+    return "SELECT " + COLUMNS.replace("labels", "labels::text AS labels") + " FROM brokers";
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final TypeReference<TreeMap<String, String>> LABELS = new TypeReference<>() {};
+
+  /** The JSON column {@code brokers.labels}: {"rack": "r1"}. */
+  private static String writeLabels(SortedMap<String, String> labels) {
+    try {
+      return JSON.writeValueAsString(labels);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static SortedMap<String, String> readLabels(String json) {
+    if (json == null || json.isBlank()) {
+      return new TreeMap<>();
+    }
+    try {
+      return JSON.readValue(json, LABELS);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("brokers.labels is not a JSON object of strings", e);
+    }
   }
 
   @Override
@@ -139,6 +201,7 @@ final class BrokerKind extends Kind<Broker> {
         rs.getString("address"),
         rs.getString("region"),
         rs.getString("availability_zone"),
+        readLabels(rs.getString("labels")),
         new Broker.Capacity(getInt(rs, "max_shards"), getInt(rs, "max_connections")),
         WireEnum.fromWire(Broker.Status.class, rs.getString("status")).orElseThrow(),
         rs.getLong("version"));
@@ -158,6 +221,7 @@ final class BrokerKind extends Kind<Broker> {
         .setAddress(b.address())
         .setRegion(b.region())
         .setAvailabilityZone(b.availabilityZone())
+        .putAllLabels(b.labels())
         .setCapacity(capacity)
         .setStatus(status(b.status()))
         .setVersion(b.version())
