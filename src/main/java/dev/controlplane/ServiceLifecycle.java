@@ -8,6 +8,7 @@ import dev.controlplane.cluster.LeaderDuties;
 import dev.controlplane.cluster.NodeLeadership;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.config.TlsConfig;
 import dev.controlplane.db.SchemaMigrations;
 import dev.controlplane.grpc.GrpcServer;
 import dev.controlplane.http.BootstrapListener;
@@ -16,6 +17,7 @@ import dev.controlplane.metadata.log.RetentionTrimmer;
 import dev.controlplane.metadata.snapshot.SnapshotService;
 import dev.controlplane.metadata.watch.ChangeNotificationListener;
 import dev.controlplane.metadata.watch.WatchHub;
+import dev.controlplane.tls.TransportSecurity;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -52,6 +54,7 @@ public class ServiceLifecycle {
   @Inject dev.controlplane.metadata.codec.ResourceCodec codec;
   @Inject dev.controlplane.auth.ServiceTokens serviceTokens;
   @Inject AuthConfig authConfig;
+  @Inject TlsConfig tlsConfig;
   @Inject KeyRotation keyRotation;
   @Inject BootstrapService bootstrapService;
 
@@ -64,11 +67,14 @@ public class ServiceLifecycle {
   private LeaderDuties duties;
   private GrpcServer grpc;
   private BootstrapListener bootstrap;
+  private TransportSecurity tls;
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
     try {
       config.validate();
       authConfig.validate();
+      tlsConfig.validate();
+      tls = TransportSecurity.open(tlsConfig.settings());
       new SchemaMigrations(directDataSource).prepare(config.dbMigrate());
       state.schemaValid();
       startLeadership();
@@ -92,9 +98,10 @@ public class ServiceLifecycle {
               codec);
       duties.every(
           authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
-      grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin);
+      grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin, tls);
       grpc.start();
       startBootstrap();
+      tls.warnAboutSettings(config.brokerToken().isPresent());
       state.started();
       LOG.info("control plane node " + config.nodeId() + " started");
     } catch (RuntimeException e) {
@@ -113,7 +120,8 @@ public class ServiceLifecycle {
               authConfig.bootstrapBindAddr().orElseThrow(),
               authConfig.bootstrapToken().orElseThrow(),
               bootstrapService,
-              threads);
+              threads,
+              tls.bootstrapContext());
       bootstrap.start();
     }
   }
@@ -121,6 +129,9 @@ public class ServiceLifecycle {
   void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
     if (bootstrap != null) {
       bootstrap.stop();
+    }
+    if (tls != null) {
+      tls.close();
     }
     if (grpc != null) {
       grpc.stop();

@@ -1,0 +1,114 @@
+package dev.controlplane.config;
+
+import dev.controlplane.tls.TlsSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Transport security and log settings (docs/configuration.md, "Transport security"). Injected as
+ * text and parsed by {@link #settings()}, so a bad value stops the start with one line naming the
+ * variable.
+ */
+@ApplicationScoped
+public class TlsConfig {
+
+  static final String CERT = "service.controlplane.tls.cert.path";
+  static final String KEY = "service.controlplane.tls.key.path";
+  static final String RELOAD = "service.controlplane.tls.reload.interval";
+  static final String MTLS = "service.controlplane.mtls.enabled";
+  static final String CA = "service.controlplane.mtls.ca.cert.path";
+  static final String VERIFY = "service.controlplane.mtls.verify.peer";
+  static final String NAMES = "service.controlplane.mtls.allowed.common.names";
+  static final String LOG_FORMAT = "service.controlplane.log.format";
+
+  @Inject
+  @ConfigProperty(name = CERT)
+  Optional<String> certPath;
+
+  @Inject
+  @ConfigProperty(name = KEY)
+  Optional<String> keyPath;
+
+  @Inject
+  @ConfigProperty(name = RELOAD, defaultValue = "10s")
+  String reloadInterval;
+
+  @Inject
+  @ConfigProperty(name = MTLS, defaultValue = "false")
+  String mtlsEnabled;
+
+  @Inject
+  @ConfigProperty(name = CA)
+  Optional<String> caPath;
+
+  @Inject
+  @ConfigProperty(name = VERIFY, defaultValue = "true")
+  String verifyPeer;
+
+  @Inject
+  @ConfigProperty(name = NAMES)
+  Optional<String> allowedNames;
+
+  @Inject
+  @ConfigProperty(name = LOG_FORMAT, defaultValue = "simple")
+  String logFormat;
+
+  /** The parsed settings; throws naming the variable when they are inconsistent. */
+  public TlsSettings settings() {
+    Optional<Path> cert = path(certPath);
+    Optional<Path> key = path(keyPath);
+    if (cert.isPresent() != key.isPresent()) {
+      throw SettingText.invalid(
+          cert.isPresent() ? KEY : CERT,
+          "",
+          "must be set together with " + SettingText.envName(cert.isPresent() ? CERT : KEY));
+    }
+    boolean mtls = SettingText.bool(MTLS, mtlsEnabled);
+    Optional<Path> ca = path(caPath);
+    if (mtls && cert.isEmpty()) {
+      throw SettingText.invalid(
+          MTLS, mtlsEnabled, "needs TLS: set SERVICE_CONTROLPLANE_TLS_CERT_PATH and _KEY_PATH");
+    }
+    if (mtls && ca.isEmpty()) {
+      throw SettingText.invalid(CA, "", "must be set when SERVICE_CONTROLPLANE_MTLS_ENABLED=true");
+    }
+    List<String> names =
+        allowedNames.stream()
+            .flatMap(s -> Arrays.stream(s.split(",")))
+            .map(String::trim)
+            .filter(s -> !s.isEmpty())
+            .toList();
+    return new TlsSettings(
+        cert,
+        key,
+        SettingText.duration(RELOAD, reloadInterval),
+        mtls,
+        ca,
+        SettingText.bool(VERIFY, verifyPeer),
+        names);
+  }
+
+  /** {@code simple} or {@code json}; Liberty reads the same variable in server.xml. */
+  public String logFormat() {
+    String format = logFormat.trim().toLowerCase(Locale.ROOT);
+    if (!format.equals("simple") && !format.equals("json")) {
+      throw SettingText.invalid(LOG_FORMAT, logFormat, "is not simple or json");
+    }
+    return format;
+  }
+
+  public void validate() {
+    settings();
+    logFormat();
+  }
+
+  private static Optional<Path> path(Optional<String> text) {
+    return text.map(String::trim).filter(s -> !s.isEmpty()).map(Path::of);
+  }
+}
