@@ -1,6 +1,7 @@
 package dev.controlplane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,6 +26,7 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,13 +71,22 @@ class TransportSecurityIT {
         IsolatedServer.start(
             "tls",
             Map.of(
-                "SERVICE_CONTROLPLANE_GRPC_PORT", Integer.toString(grpcPort),
-                "SERVICE_CONTROLPLANE_TLS_CERT_PATH", served.cert().toString(),
-                "SERVICE_CONTROLPLANE_TLS_KEY_PATH", served.key().toString(),
-                "SERVICE_CONTROLPLANE_TLS_RELOAD_INTERVAL", "500ms",
-                "SERVICE_CONTROLPLANE_MTLS_ENABLED", "true",
-                "SERVICE_CONTROLPLANE_MTLS_CA_CERT_PATH", brokerCa.cert().toString(),
-                "SERVICE_CONTROLPLANE_MTLS_ALLOWED_COMMON_NAMES", "broker-a, broker-b"));
+                "SERVICE_CONTROLPLANE_GRPC_PORT",
+                Integer.toString(grpcPort),
+                "SERVICE_CONTROLPLANE_TLS_CERT_PATH",
+                served.cert().toString(),
+                "SERVICE_CONTROLPLANE_TLS_KEY_PATH",
+                served.key().toString(),
+                "SERVICE_CONTROLPLANE_TLS_RELOAD_INTERVAL",
+                "500ms",
+                "SERVICE_CONTROLPLANE_MTLS_ENABLED",
+                "true",
+                "SERVICE_CONTROLPLANE_MTLS_CA_CERT_PATH",
+                brokerCa.cert().toString(),
+                "SERVICE_CONTROLPLANE_MTLS_ALLOWED_COMMON_NAMES",
+                "broker-a, broker-b",
+                "SERVICE_CONTROLPLANE_LOG_FORMAT",
+                "json"));
   }
 
   @AfterAll
@@ -210,6 +221,34 @@ class TransportSecurityIT {
               () -> grpc.brokers().registerBroker(registration("broker-a")));
       assertEquals(Status.Code.UNAUTHENTICATED, refused.getStatus().getCode());
     }
+  }
+
+  @Test
+  @Order(11)
+  void jsonLogCarriesLibertyAndServiceMessagesAndNoKeyMaterial() throws Exception {
+    String log = node.process().logText();
+    List<String> lines = log.lines().toList();
+    int first = 0;
+    while (first < lines.size() && !lines.get(first).startsWith("{")) {
+      first++; // the runnable JAR's launcher prints a few plain lines before the server starts
+    }
+    assertTrue(first < lines.size() - 10, log);
+    var json = new com.fasterxml.jackson.databind.ObjectMapper();
+    List<String> modules = new ArrayList<>();
+    List<String> messageIds = new ArrayList<>();
+    for (String line : lines.subList(first, lines.size())) {
+      if (line.isBlank()) {
+        continue;
+      }
+      var record = json.readTree(line); // throws on a line that is not JSON
+      modules.add(record.path("module").asText());
+      messageIds.add(record.path("ibm_messageId").asText());
+    }
+    assertTrue(modules.contains("dev.controlplane.tls.TransportSecurity"), modules.toString());
+    assertTrue(messageIds.contains("CWWKF0011I"), "Liberty's ready message");
+    String key = Files.readString(served.key());
+    String keyBody = key.lines().filter(l -> !l.startsWith("-----")).findFirst().orElseThrow();
+    assertFalse(log.contains("PRIVATE KEY") || log.contains(keyBody), "key material in the log");
   }
 
   @Test
