@@ -148,7 +148,7 @@ public class ServiceLifecycle {
 
   private void startLeadership() {
     try {
-      leadership.start();
+      leadership.start(tls.clusterContext());
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {

@@ -26,6 +26,8 @@ public class TlsConfig {
   static final String VERIFY = "service.controlplane.mtls.verify.peer";
   static final String NAMES = "service.controlplane.mtls.allowed.common.names";
   static final String LOG_FORMAT = "service.controlplane.log.format";
+  static final String CLUSTER_TLS = "service.controlplane.cluster.tls";
+  static final String CLUSTER_CA = "service.controlplane.cluster.ca.cert.path";
 
   @Inject
   @ConfigProperty(name = CERT)
@@ -59,6 +61,14 @@ public class TlsConfig {
   @ConfigProperty(name = LOG_FORMAT, defaultValue = "simple")
   String logFormat;
 
+  @Inject
+  @ConfigProperty(name = CLUSTER_TLS, defaultValue = "false")
+  String clusterTls;
+
+  @Inject
+  @ConfigProperty(name = CLUSTER_CA)
+  Optional<String> clusterCaPath;
+
   /** The parsed settings; throws naming the variable when they are inconsistent. */
   public TlsSettings settings() {
     Optional<Path> cert = path(certPath);
@@ -78,6 +88,15 @@ public class TlsConfig {
     if (mtls && ca.isEmpty()) {
       throw SettingText.invalid(CA, "", "must be set when SERVICE_CONTROLPLANE_MTLS_ENABLED=true");
     }
+    boolean cluster = SettingText.bool(CLUSTER_TLS, clusterTls);
+    Optional<Path> clusterCa = path(clusterCaPath);
+    if (cluster && (cert.isEmpty() || clusterCa.isEmpty())) {
+      throw SettingText.invalid(
+          CLUSTER_TLS,
+          clusterTls,
+          "needs SERVICE_CONTROLPLANE_TLS_CERT_PATH, _KEY_PATH and"
+              + " SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH");
+    }
     List<String> names =
         allowedNames.stream()
             .flatMap(s -> Arrays.stream(s.split(",")))
@@ -91,7 +110,9 @@ public class TlsConfig {
         mtls,
         ca,
         SettingText.bool(VERIFY, verifyPeer),
-        names);
+        names,
+        cluster,
+        clusterCa);
   }
 
   /** {@code simple} or {@code json}; Liberty reads the same variable in server.xml. */

@@ -13,6 +13,8 @@ import java.util.Optional;
  *     accept the shared broker token from a client without one (false, for migrating brokers)
  * @param allowedCommonNames broker certificate common names allowed; empty allows every name the CA
  *     signed. An entry ending in {@code *} matches names that start with the rest.
+ * @param clusterTls whether JGroups traffic between members uses TLS, with the node's certificate
+ *     on both ends, verified against {@code clusterCaPath}
  */
 public record TlsSettings(
     Optional<Path> certPath,
@@ -21,7 +23,9 @@ public record TlsSettings(
     boolean mtlsEnabled,
     Optional<Path> caPath,
     boolean verifyPeer,
-    List<String> allowedCommonNames) {
+    List<String> allowedCommonNames,
+    boolean clusterTls,
+    Optional<Path> clusterCaPath) {
 
   public boolean enabled() {
     return certPath.isPresent();
@@ -40,6 +44,8 @@ public record TlsSettings(
         false,
         Optional.empty(),
         true,
-        List.of());
+        List.of(),
+        false,
+        Optional.empty());
   }
 }

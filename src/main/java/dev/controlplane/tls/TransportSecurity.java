@@ -39,23 +39,24 @@ public final class TransportSecurity implements AutoCloseable {
 
   private final TlsSettings settings;
   private final AdvancedTlsX509KeyManager keys = new AdvancedTlsX509KeyManager();
-  private final AdvancedTlsX509TrustManager trust;
+  private final TrustFile brokerCa;
+  private final TrustFile clusterCa;
   private final Optional<LibertyKeystore> liberty;
   private final BrokerCertificates brokers;
   private ScheduledExecutorService poller;
   private byte[] identityDigest = new byte[0];
-  private byte[] caDigest = new byte[0];
 
   private TransportSecurity(TlsSettings settings, Optional<LibertyKeystore> liberty)
       throws GeneralSecurityException {
     this.settings = settings;
     this.liberty = liberty;
-    this.trust =
+    this.brokerCa =
         settings.mtlsEnabled()
-            ? AdvancedTlsX509TrustManager.newBuilder()
-                .setVerification(
-                    AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION)
-                .build()
+            ? new TrustFile("mTLS client CA", settings.caPath().orElseThrow())
+            : null;
+    this.clusterCa =
+        settings.clusterTls()
+            ? new TrustFile("cluster CA", settings.clusterCaPath().orElseThrow())
             : null;
     this.brokers = new BrokerCertificates(settings);
   }
@@ -100,6 +101,9 @@ public final class TransportSecurity implements AutoCloseable {
     if (settings.caPath().filter(file::equals).isPresent()) {
       return "SERVICE_CONTROLPLANE_MTLS_CA_CERT_PATH";
     }
+    if (settings.clusterCaPath().filter(file::equals).isPresent()) {
+      return "SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH";
+    }
     return "SERVICE_CONTROLPLANE_TLS_CERT_PATH";
   }
 
@@ -129,7 +133,24 @@ public final class TransportSecurity implements AutoCloseable {
 
   /** The broker CA's trust manager, present with mutual TLS. */
   public Optional<X509ExtendedTrustManager> trustManager() {
-    return Optional.ofNullable(trust);
+    return Optional.ofNullable(brokerCa).map(TrustFile::manager);
+  }
+
+  /**
+   * TLS for JGroups between cluster members, when configured: this node's identity on both ends of
+   * a connection, the peer's verified against the cluster CA.
+   */
+  public Optional<SSLContext> clusterContext() {
+    if (clusterCa == null) {
+      return Optional.empty();
+    }
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(new KeyManager[] {keys}, new TrustManager[] {clusterCa.manager()}, null);
+      return Optional.of(context);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot set up TLS for cluster traffic", e);
+    }
   }
 
   public BrokerCertificates brokers() {
@@ -177,19 +198,48 @@ public final class TransportSecurity implements AutoCloseable {
           (first ? "TLS certificate loaded: " : "TLS certificate reloaded: ")
               + describe(identity.leaf()));
     }
-    if (trust != null) {
-      Path ca = settings.caPath().orElseThrow();
-      byte[] caNow = digest(ca);
-      if (!Arrays.equals(caNow, caDigest)) {
-        X509Certificate[] cas = PemFiles.certificates(ca);
-        try {
-          trust.updateTrustCredentials(cas);
-        } catch (IOException e) {
-          throw new TlsFileException(ca, "cannot be used as a trust store", e);
-        }
-        caDigest = caNow;
-        LOG.info("mTLS client CA " + (first ? "loaded" : "reloaded") + ": " + describe(cas[0]));
+    if (brokerCa != null) {
+      brokerCa.reload(first);
+    }
+    if (clusterCa != null) {
+      clusterCa.reload(first);
+    }
+  }
+
+  /** A PEM CA file behind a reloading trust manager (certificate chain checks, no host names). */
+  private static final class TrustFile {
+    private final String label;
+    private final Path file;
+    private final AdvancedTlsX509TrustManager manager;
+    private byte[] digest = new byte[0];
+
+    TrustFile(String label, Path file) throws GeneralSecurityException {
+      this.label = label;
+      this.file = file;
+      this.manager =
+          AdvancedTlsX509TrustManager.newBuilder()
+              .setVerification(
+                  AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION)
+              .build();
+    }
+
+    X509ExtendedTrustManager manager() {
+      return manager;
+    }
+
+    void reload(boolean first) throws TlsFileException, GeneralSecurityException {
+      byte[] now = digest(file);
+      if (Arrays.equals(now, digest)) {
+        return;
       }
+      X509Certificate[] cas = PemFiles.certificates(file);
+      try {
+        manager.updateTrustCredentials(cas);
+      } catch (IOException e) {
+        throw new TlsFileException(file, "cannot be used as a trust store", e);
+      }
+      digest = now;
+      LOG.info(label + (first ? " loaded: " : " reloaded: ") + describe(cas[0]));
     }
   }
 

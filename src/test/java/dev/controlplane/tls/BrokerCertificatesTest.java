@@ -25,7 +25,9 @@ class BrokerCertificatesTest {
             true,
             Optional.of(Path.of("ca")),
             verifyPeer,
-            names));
+            names,
+            false,
+            Optional.empty()));
   }
 
   @Test

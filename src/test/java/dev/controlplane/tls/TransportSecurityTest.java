@@ -28,7 +28,9 @@ class TransportSecurityTest {
         false,
         Optional.empty(),
         true,
-        List.of());
+        List.of(),
+        false,
+        Optional.empty());
   }
 
   private static String served(TransportSecurity tls) {

@@ -6,12 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
+import java.security.PrivateKey;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
@@ -55,10 +57,15 @@ public final class Certificates {
     return ca;
   }
 
-  /** A server certificate for 127.0.0.1 and localhost signed by {@code ca}. */
+  /**
+   * A server certificate for 127.0.0.1 and localhost signed by {@code ca}; also usable as a client
+   * certificate, as cluster members present theirs when they connect to each other.
+   */
   public Pair server(Pair ca, String name) throws IOException, InterruptedException {
     return signed(
-        ca, name, "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
+        ca,
+        name,
+        "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n");
   }
 
   /** A client certificate with common name {@code cn} signed by {@code ca}. */
@@ -124,6 +131,13 @@ public final class Certificates {
 
   /** A JDK client context trusting the certificates of {@code pem} (a CA or a server's own). */
   public static SSLContext trusting(Path pem) throws Exception {
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, trustManagers(pem), null);
+    return context;
+  }
+
+  /** Trust managers for the certificates of {@code pem}. */
+  public static TrustManager[] trustManagers(Path pem) throws Exception {
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);
     int i = 0;
@@ -133,9 +147,20 @@ public final class Certificates {
     TrustManagerFactory factory =
         TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     factory.init(store);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, factory.getTrustManagers(), null);
-    return context;
+    return factory.getTrustManagers();
+  }
+
+  /** A PKCS12 key store holding {@code pair}'s key and certificate. */
+  public static KeyStore keyStore(Pair pair, char[] password) throws Exception {
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    store.load(null, null);
+    PrivateKey key;
+    try (InputStream in = Files.newInputStream(pair.key())) {
+      key = io.grpc.util.CertificateUtils.getPrivateKey(in);
+    }
+    store.setKeyEntry(
+        "key", key, password, read(pair.cert()).toArray(new java.security.cert.Certificate[0]));
+    return store;
   }
 
   static List<X509Certificate> read(Path pem) throws Exception {
