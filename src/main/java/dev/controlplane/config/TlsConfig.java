@@ -125,8 +125,28 @@ public class TlsConfig {
   }
 
   public void validate() {
+    environmentOnly(CERT, certPath.orElse(""));
+    environmentOnly(LOG_FORMAT, logFormat);
     settings();
     logFormat();
+  }
+
+  /**
+   * Liberty's server script reads these two from the environment (HTTPS or HTTP on the port, the
+   * log format) before the service starts; a value from anywhere else would reach only the
+   * service's half, so it is refused.
+   */
+  private static void environmentOnly(String property, String value) {
+    String env = System.getenv(SettingText.envName(property));
+    boolean isDefault =
+        property.equals(LOG_FORMAT) ? value.trim().equals("simple") : value.isBlank();
+    if (!value.trim().equals(env == null ? "" : env.trim()) && !(env == null && isDefault)) {
+      throw SettingText.invalid(
+          property,
+          value,
+          "must be set as an environment variable: Liberty's HTTP listener and log read only"
+              + " that");
+    }
   }
 
   private static Optional<Path> path(Optional<String> text) {
