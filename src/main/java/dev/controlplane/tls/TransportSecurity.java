@@ -107,6 +107,23 @@ public final class TransportSecurity implements AutoCloseable {
     return "SERVICE_CONTROLPLANE_TLS_CERT_PATH";
   }
 
+  /**
+   * A client context for the node's check of its own HTTPS port: it trusts exactly the certificate
+   * this node serves (whatever names it carries, so no host name check), nothing else.
+   */
+  public Optional<SSLContext> selfCheckContext() {
+    if (!enabled()) {
+      return Optional.empty();
+    }
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, new TrustManager[] {new OwnCertificate(keys)}, null);
+      return Optional.of(context);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot set up the HTTPS self-check", e);
+    }
+  }
+
   /** The bootstrap listener's TLS context, when TLS is on. */
   public Optional<SSLContext> bootstrapContext() {
     if (!enabled()) {

@@ -87,6 +87,20 @@ class TransportSecurityTest {
         true, e.getMessage().startsWith("SERVICE_CONTROLPLANE_TLS_KEY_PATH: "), e.getMessage());
   }
 
+  @Test
+  void theSelfCheckTrustsOnlyTheCertificateTheNodeServesNow() throws Exception {
+    try (var tls = TransportSecurity.start(settings(files), Optional.empty())) {
+      var own = new OwnCertificate(tls.keyManager());
+      X509Certificate first = PemFiles.certificates(files.cert())[0];
+      own.checkServerTrusted(new X509Certificate[] {first}, "EC");
+      Certificates.install(certs.server(ca, "second"), files);
+      tls.reload(false);
+      assertThrows(
+          java.security.cert.CertificateException.class,
+          () -> own.checkServerTrusted(new X509Certificate[] {first}, "EC"));
+    }
+  }
+
   private static String keystoreSubject(Path file) throws Exception {
     KeyStore store = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(file)) {
