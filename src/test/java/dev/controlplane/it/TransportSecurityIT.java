@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.controlplane.it.support.Certificates;
 import dev.controlplane.it.support.Certificates.Pair;
+import dev.controlplane.it.support.CpctlRunner;
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.IsolatedServer;
 import dev.controlplane.it.support.Ports;
@@ -249,6 +250,25 @@ class TransportSecurityIT {
     String key = Files.readString(served.key());
     String keyBody = key.lines().filter(l -> !l.startsWith("-----")).findFirst().orElseThrow();
     assertFalse(log.contains("PRIVATE KEY") || log.contains(keyBody), "key material in the log");
+  }
+
+  @Test
+  @Order(12)
+  void cpctlReachesTheNodeOverHttpsWithItsCaFile(@TempDir Path home) throws Exception {
+    CpctlRunner cpctl =
+        new CpctlRunner(home)
+            .env("CPCTL_TOKEN", SharedServer.OPERATOR_TOKEN)
+            .env("CPCTL_SERVER", "https://127.0.0.1:" + node.httpPort())
+            .env("CPCTL_CA_FILE", serverCa.cert().toString());
+    var status = cpctl.run("cluster", "status", "-o", "json");
+    assertEquals(0, status.exit(), status.toString());
+    assertTrue(status.out().contains("\"leader\""), status.out());
+    var untrusted =
+        new CpctlRunner(home)
+            .env("CPCTL_TOKEN", SharedServer.OPERATOR_TOKEN)
+            .env("CPCTL_SERVER", "https://127.0.0.1:" + node.httpPort())
+            .run("cluster", "status");
+    assertNotEquals(0, untrusted.exit(), "the JDK's CAs do not trust the test CA");
   }
 
   @Test
