@@ -115,6 +115,15 @@ public class TlsConfig {
         clusterCa);
   }
 
+  /**
+   * Whether the shared broker token may be used at all: not while mutual TLS requires broker
+   * certificates (then brokers read over gRPC with their certificate, and HTTP reads need a service
+   * token or the operator token).
+   */
+  public boolean sharedBrokerTokenAccepted() {
+    return !(SettingText.bool(MTLS, mtlsEnabled) && SettingText.bool(VERIFY, verifyPeer));
+  }
+
   /** {@code simple} or {@code json}; Liberty reads the same variable in server.xml. */
   public String logFormat() {
     String format = logFormat.trim().toLowerCase(Locale.ROOT);

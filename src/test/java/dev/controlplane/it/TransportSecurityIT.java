@@ -222,6 +222,13 @@ class TransportSecurityIT {
               () -> grpc.brokers().registerBroker(registration("broker-a")));
       assertEquals(Status.Code.UNAUTHENTICATED, refused.getStatus().getCode());
     }
+    Curl http =
+        curl(
+            serverCa.cert(),
+            "https://127.0.0.1:" + node.httpPort() + "/v1/tenants",
+            "-H",
+            "Authorization: Bearer " + SharedServer.BROKER_TOKEN);
+    assertEquals("401", http.status(), "the broker token is off on HTTP too: " + http.output());
   }
 
   @Test
