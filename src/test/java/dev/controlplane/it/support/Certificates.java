@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
-import java.security.PrivateKey;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -148,19 +147,6 @@ public final class Certificates {
         TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     factory.init(store);
     return factory.getTrustManagers();
-  }
-
-  /** A PKCS12 key store holding {@code pair}'s key and certificate. */
-  public static KeyStore keyStore(Pair pair, char[] password) throws Exception {
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    store.load(null, null);
-    PrivateKey key;
-    try (InputStream in = Files.newInputStream(pair.key())) {
-      key = io.grpc.util.CertificateUtils.getPrivateKey(in);
-    }
-    store.setKeyEntry(
-        "key", key, password, read(pair.cert()).toArray(new java.security.cert.Certificate[0]));
-    return store;
   }
 
   static List<X509Certificate> read(Path pem) throws Exception {
