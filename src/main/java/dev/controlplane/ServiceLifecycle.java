@@ -8,10 +8,14 @@ import dev.controlplane.cluster.LeaderDuties;
 import dev.controlplane.cluster.NodeLeadership;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.config.Settings;
 import dev.controlplane.config.TlsConfig;
 import dev.controlplane.db.SchemaMigrations;
+import dev.controlplane.error.PortUnavailableException;
 import dev.controlplane.grpc.GrpcServer;
 import dev.controlplane.http.BootstrapListener;
+import dev.controlplane.http.HttpListenerCheck;
+import dev.controlplane.http.ListenerIdentity;
 import dev.controlplane.metadata.StreamService;
 import dev.controlplane.metadata.log.RetentionTrimmer;
 import dev.controlplane.metadata.snapshot.SnapshotService;
@@ -25,14 +29,14 @@ import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Starts the service in dependency order — schema, leadership, change delivery, leader duties, gRPC
- * — and stops it in reverse. If any step fails the process exits, so that a supervisor sees a
- * failed start instead of a server that answers without its application.
+ * Starts the service in dependency order — settings, schema, leadership, change delivery, leader
+ * duties, gRPC, then a check of the HTTP listener — and stops it in reverse. If any step fails the
+ * process exits ({@link FatalStop}), so that a supervisor sees a failed start instead of a server
+ * that answers without its application.
  */
 @ApplicationScoped
 public class ServiceLifecycle {
@@ -57,6 +61,7 @@ public class ServiceLifecycle {
   @Inject TlsConfig tlsConfig;
   @Inject KeyRotation keyRotation;
   @Inject BootstrapService bootstrapService;
+  @Inject ListenerIdentity listenerIdentity;
 
   @Resource ManagedThreadFactory threads;
 
@@ -75,6 +80,7 @@ public class ServiceLifecycle {
       authConfig.validate();
       tlsConfig.validate();
       tls = TransportSecurity.open(tlsConfig.settings());
+      warnAboutMissingCredentials();
       new SchemaMigrations(directDataSource).prepare(config.dbMigrate());
       state.schemaValid();
       startLeadership();
@@ -103,30 +109,71 @@ public class ServiceLifecycle {
       startBootstrap();
       tls.warnAboutSettings(config.brokerToken().isPresent());
       state.started();
+      checkHttpListener();
       LOG.info("control plane node " + config.nodeId() + " started");
     } catch (RuntimeException e) {
-      LOG.log(Level.SEVERE, "control plane failed to start: " + e.getMessage(), e);
       leadership.stop();
-      exitSoon();
-      throw e;
+      FatalStop.because(e);
+      throw new FatalStop.Aborted(e.getMessage());
     }
+  }
+
+  /**
+   * Not fatal (a node may serve only one kind of client), but nobody may be locked out unknowingly.
+   */
+  private void warnAboutMissingCredentials() {
+    if (config.operatorToken().isEmpty()) {
+      LOG.warning(
+          "SERVICE_CONTROLPLANE_OPERATOR_TOKEN is not set: only tenants' service tokens can"
+              + " administer, and GET /v1/tenants is refused to everybody but brokers");
+    }
+    if (config.brokerToken().isEmpty() && !tls.settings().mtlsEnabled()) {
+      LOG.warning(
+          "SERVICE_CONTROLPLANE_BROKER_TOKEN is not set: every broker RPC (RegisterBroker,"
+              + " ReportHealth, GetSnapshot, WatchUpdates) is refused with UNAUTHENTICATED");
+    }
+  }
+
+  /** Ends the process if the HTTP port turns out not to be this node's (Liberty carries on). */
+  private void checkHttpListener() {
+    new HttpListenerCheck(
+            config.advertisedHost(),
+            config.httpPort(),
+            listenerIdentity.token(),
+            "SERVICE_CONTROLPLANE_HTTP_PORT",
+            tls.selfCheckContext(),
+            problem -> {
+              state.stopping();
+              FatalStop.because(new PortUnavailableException(problem, null));
+            })
+        .start();
   }
 
   /** The bootstrap listener exists only when enabled: no socket at all otherwise. */
   private void startBootstrap() {
-    if (authConfig.bootstrapEnabled()) {
+    if (!authConfig.bootstrapEnabled()) {
+      return;
+    }
+    String bindAddr = authConfig.bootstrapBindAddr().orElseThrow();
+    try {
       bootstrap =
           new BootstrapListener(
-              authConfig.bootstrapBindAddr().orElseThrow(),
+              bindAddr,
               authConfig.bootstrapToken().orElseThrow(),
               bootstrapService,
               threads,
               tls.bootstrapContext());
-      bootstrap.start();
+    } catch (java.io.UncheckedIOException e) {
+      throw new PortUnavailableException(
+          e.getMessage() + " (SERVICE_BOOTSTRAP_BIND_ADDR): " + e.getCause().getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw Settings.invalid("service.bootstrap.bind.addr", bindAddr, "is not host:port");
     }
+    bootstrap.start();
   }
 
   void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
+    state.stopping();
     if (bootstrap != null) {
       bootstrap.stop();
     }
@@ -154,12 +201,5 @@ public class ServiceLifecycle {
     } catch (Exception e) {
       throw new IllegalStateException("cannot start leader election: " + e.getMessage(), e);
     }
-  }
-
-  /** Exit from another thread: the server's own shutdown waits for this one to return. */
-  private static void exitSoon() {
-    Thread exit = new Thread(() -> System.exit(3), "startup-failure-exit");
-    exit.setDaemon(true);
-    exit.start();
   }
 }

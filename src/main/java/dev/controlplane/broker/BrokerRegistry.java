@@ -8,6 +8,7 @@ import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Broker;
+import dev.controlplane.metadata.model.BrokerLabels;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.store.ResourceStore;
 import dev.controlplane.tx.Tx;
@@ -15,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -36,6 +38,13 @@ public class BrokerRegistry {
   @PersistenceContext(unitName = "controlplane")
   EntityManager em;
 
+  /** The id a broker configured as {@code auto} resolves to its pod name before it registers. */
+  public static final String AUTO_ID = "auto";
+
+  /** RegisterBroker metadata keys that fill Broker fields; every other entry is a label. */
+  private static final java.util.Set<String> FIELD_KEYS =
+      java.util.Set.of("region", "availability_zone");
+
   /** The result of a registration or heartbeat: the broker as stored and the metadata version. */
   public record Registered(Broker broker, long metadataVersion) {}
 
@@ -46,6 +55,7 @@ public class BrokerRegistry {
       Integer maxShards,
       Integer maxConnections,
       Map<String, String> metadata) {
+    requireResolvedId(brokerId);
     Broker requested = validated(brokerId, address, maxShards, maxConnections, metadata);
     VersionedWrite write = changeLog.begin();
     Optional<Broker> current = store.broker(brokerId);
@@ -64,8 +74,23 @@ public class BrokerRegistry {
     return new Registered(stored, write.version());
   }
 
+  /**
+   * Refuses the literal {@code auto}: the spec makes it a broker-side placeholder for the pod name,
+   * so a broker that sends it has not resolved its id, and storing it would merge every such broker
+   * into one.
+   */
+  public static void requireResolvedId(String brokerId) {
+    if (AUTO_ID.equals(brokerId)) {
+      throw ControlPlaneException.validation(
+          "broker_id",
+          "must not be \"auto\": auto means \"use the pod name\" and the broker resolves it"
+              + " before registering (RegisterBroker, docs/api.md)");
+    }
+  }
+
   @Tx
   public Registered reportHealth(HealthReport report) {
+    requireResolvedId(report.brokerId());
     // Heartbeats are not versioned, but only the leader records them: its failure detector reads
     // them.
     guard.requireLeader();
@@ -177,6 +202,26 @@ public class BrokerRegistry {
         .executeUpdate();
   }
 
+  /**
+   * The metadata entries other than region and zone, checked against {@link BrokerLabels} with the
+   * request's field names ({@code metadata[key]}).
+   */
+  private static Map<String, String> labelsOf(Map<String, String> metadata) {
+    Map<String, String> labels = new java.util.TreeMap<>(metadata);
+    labels.keySet().removeAll(FIELD_KEYS);
+    List<ControlPlaneException.FieldError> errors = new java.util.ArrayList<>();
+    BrokerLabels.validate(
+        labels,
+        (key, message) ->
+            errors.add(
+                new ControlPlaneException.FieldError(
+                    key.isEmpty() ? "metadata" : "metadata[" + key + "]", message)));
+    if (!errors.isEmpty()) {
+      throw ControlPlaneException.validation(errors);
+    }
+    return labels;
+  }
+
   /** Runs a registration through the same validation as a Broker document. */
   private Broker validated(
       String brokerId,
@@ -191,6 +236,8 @@ public class BrokerRegistry {
     spec.put("address", address);
     spec.put("region", metadata.getOrDefault("region", ""));
     spec.put("availability_zone", metadata.getOrDefault("availability_zone", ""));
+    ObjectNode labels = spec.putObject("labels");
+    labelsOf(metadata).forEach(labels::put);
     ObjectNode capacity = spec.putObject("capacity");
     if (maxShards != null) {
       capacity.put("max_shards", maxShards);

@@ -61,7 +61,7 @@ public final class ClusterMembers {
 
   private static IllegalArgumentException invalid(String text, String why) {
     return new IllegalArgumentException(
-        "service.controlplane.cluster.members = '" + text + "': " + why);
+        "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS = '" + text + "': " + why);
   }
 
   public boolean isEmpty() {

@@ -49,6 +49,11 @@ public final class RaftLeadership implements Leadership {
   private final Object lock = new Object();
 
   private volatile long term;
+
+  /** When the tick last saw this node lead with a majority in touch (System.nanoTime). */
+  private volatile long confirmedAtNanos;
+
+  private long lastTickNanos;
   private volatile long claimedRaftTerm;
   private volatile Instant since;
   private volatile String leader;
@@ -132,6 +137,7 @@ public final class RaftLeadership implements Leadership {
   }
 
   private void tick(long now) {
+    stepDownAfterPause();
     propagation.tick(now);
     RAFT protocol = raft.raft();
     boolean raftLeads = protocol.isLeader();
@@ -153,12 +159,42 @@ public final class RaftLeadership implements Leadership {
       stepDown("not the Raft leader");
     } else if (!inTouchWithMajority(protocol)) {
       stepDown("no message from a majority for " + failureTimeoutNanos / 1_000_000 + " ms");
-    } else if ((term == 0 || claimedRaftTerm != raftTerm) && now >= nextClaimAt) {
-      claim(raftTerm, now);
+    } else {
+      if ((term == 0 || claimedRaftTerm != raftTerm) && now >= nextClaimAt) {
+        claim(raftTerm, now);
+      }
+      confirmedAtNanos = System.nanoTime();
     }
     if (now >= nextRefreshAt) {
       refresh(now);
     }
+  }
+
+  /**
+   * A process that was paused (SIGSTOP, a long GC, a frozen VM) for longer than the failure timeout
+   * may have been replaced meanwhile, and the messages buffered while it slept can make its
+   * majority look fresh: it steps down and claims again, which the fencing term refuses if a
+   * successor exists.
+   */
+  private void stepDownAfterPause() {
+    long now = System.nanoTime();
+    long gap = lastTickNanos == 0 ? 0 : now - lastTickNanos;
+    lastTickNanos = now;
+    if (gap > failureTimeoutNanos) {
+      stepDown(
+          "this node was paused for "
+              + gap / 1_000_000
+              + " ms, longer than the failure timeout; a successor may lead");
+    }
+  }
+
+  /**
+   * Whether this node leads now: it holds a term and its last tick, within the failure timeout, saw
+   * it lead with a majority in touch. Until the first tick after a pause has run, a node that was
+   * paused does not call itself leader (readiness, writes).
+   */
+  private boolean leadsNow() {
+    return term > 0 && System.nanoTime() - confirmedAtNanos <= failureTimeoutNanos;
   }
 
   /**
@@ -264,7 +300,7 @@ public final class RaftLeadership implements Leadership {
   @Override
   public OptionalLong term() {
     long t = term;
-    return t > 0 ? OptionalLong.of(t) : OptionalLong.empty();
+    return t > 0 && leadsNow() ? OptionalLong.of(t) : OptionalLong.empty();
   }
 
   @Override
@@ -303,7 +339,7 @@ public final class RaftLeadership implements Leadership {
 
   @Override
   public Role role() {
-    if (term > 0) {
+    if (leadsNow()) {
       return Role.LEADER;
     }
     String current = leader;
@@ -312,6 +348,6 @@ public final class RaftLeadership implements Leadership {
 
   @Override
   public Optional<Instant> leaderSince() {
-    return term > 0 ? Optional.ofNullable(since) : Optional.empty();
+    return leadsNow() ? Optional.ofNullable(since) : Optional.empty();
   }
 }

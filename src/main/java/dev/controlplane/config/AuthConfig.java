@@ -27,7 +27,7 @@ public class AuthConfig {
 
   @Inject
   @ConfigProperty(name = "service.controlplane.dev.mode", defaultValue = "false")
-  boolean devMode;
+  String devMode;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.oidc.allowed.algorithms", defaultValue = "ES256")
@@ -35,7 +35,7 @@ public class AuthConfig {
 
   @Inject
   @ConfigProperty(name = "service.controlplane.oidc.allow.http", defaultValue = "false")
-  boolean allowHttp;
+  String allowHttp;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.oidc.allowed.networks")
@@ -75,7 +75,7 @@ public class AuthConfig {
 
   @Inject
   @ConfigProperty(name = "service.bootstrap.enabled", defaultValue = "false")
-  boolean bootstrapEnabled;
+  String bootstrapEnabled;
 
   @Inject
   @ConfigProperty(name = "service.bootstrap.bind.addr")
@@ -91,7 +91,7 @@ public class AuthConfig {
   }
 
   public boolean devMode() {
-    return devMode;
+    return Settings.bool("service.controlplane.dev.mode", devMode);
   }
 
   public Set<String> allowedAlgorithms() {
@@ -100,24 +100,23 @@ public class AuthConfig {
       String alg = part.trim().toUpperCase(Locale.ROOT);
       if (!alg.isEmpty()) {
         if (!SUPPORTED_ALGORITHMS.contains(alg)) {
-          throw new IllegalArgumentException(
-              "service.controlplane.oidc.allowed.algorithms: '"
-                  + part.trim()
-                  + "' is not one of "
-                  + SUPPORTED_ALGORITHMS);
+          throw Settings.invalid(
+              "service.controlplane.oidc.allowed.algorithms",
+              allowedAlgorithms,
+              "names '" + part.trim() + "', which is not one of " + SUPPORTED_ALGORITHMS);
         }
         algorithms.add(alg);
       }
     }
     if (algorithms.isEmpty()) {
-      throw new IllegalArgumentException(
-          "service.controlplane.oidc.allowed.algorithms must name at least one algorithm");
+      throw Settings.invalid(
+          "service.controlplane.oidc.allowed.algorithms", allowedAlgorithms, "names no algorithm");
     }
     return Set.copyOf(algorithms);
   }
 
   public boolean allowHttp() {
-    return allowHttp;
+    return Settings.bool("service.controlplane.oidc.allow.http", allowHttp);
   }
 
   /**
@@ -168,7 +167,7 @@ public class AuthConfig {
   }
 
   public boolean bootstrapEnabled() {
-    return bootstrapEnabled;
+    return Settings.bool("service.bootstrap.enabled", bootstrapEnabled);
   }
 
   public Optional<String> bootstrapBindAddr() {
@@ -181,6 +180,9 @@ public class AuthConfig {
 
   /** Parses every setting once, so a bad value stops the start instead of a later request. */
   public void validate() {
+    devMode();
+    allowHttp();
+    bootstrapEnabled();
     allowedAlgorithms();
     allowedNetworks();
     clockSkew();
@@ -188,25 +190,26 @@ public class AuthConfig {
     jwksRefreshInterval();
     keyRotationCheckInterval();
     if (tokenTtl().isZero() || jwksMaxAge().isZero()) {
-      throw new IllegalArgumentException(
-          "service.controlplane.token.ttl and jwks.max.age must be positive");
+      throw new InvalidSettingException(
+          "SERVICE_CONTROLPLANE_TOKEN_TTL and SERVICE_CONTROLPLANE_JWKS_MAX_AGE must be positive");
     }
     if (keyRotationPeriod().compareTo(jwksMaxAge().plus(tokenTtl())) <= 0) {
-      throw new IllegalArgumentException(
-          "service.controlplane.key.rotation.period must be longer than jwks.max.age + token.ttl");
+      throw new InvalidSettingException(
+          "SERVICE_CONTROLPLANE_KEY_ROTATION_PERIOD must be longer than"
+              + " SERVICE_CONTROLPLANE_JWKS_MAX_AGE + SERVICE_CONTROLPLANE_TOKEN_TTL");
     }
-    if (keyEncryptionKey().isEmpty() && !devMode) {
-      throw new IllegalArgumentException(
+    if (keyEncryptionKey().isEmpty() && !devMode()) {
+      throw new InvalidSettingException(
           "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not set: it protects the stored signing keys"
               + " (base64 of 32 random bytes, e.g. `openssl rand -base64 32`);"
               + " only SERVICE_CONTROLPLANE_DEV_MODE=true starts without it");
     }
-    if (bootstrapEnabled && (bootstrapBindAddr().isEmpty() || bootstrapToken().isEmpty())) {
-      throw new IllegalArgumentException(
+    if (bootstrapEnabled() && (bootstrapBindAddr().isEmpty() || bootstrapToken().isEmpty())) {
+      throw new InvalidSettingException(
           "SERVICE_BOOTSTRAP_ENABLED=true needs SERVICE_BOOTSTRAP_BIND_ADDR (host:port) and SERVICE_BOOTSTRAP_TOKEN");
     }
-    if (bootstrapEnabled && bootstrapToken().get().length() < 16) {
-      throw new IllegalArgumentException("SERVICE_BOOTSTRAP_TOKEN must be at least 16 characters");
+    if (bootstrapEnabled() && bootstrapToken().get().length() < 16) {
+      throw new InvalidSettingException("SERVICE_BOOTSTRAP_TOKEN must be at least 16 characters");
     }
   }
 
@@ -215,11 +218,11 @@ public class AuthConfig {
     try {
       key = Base64.getDecoder().decode(text.trim());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
+      throw new InvalidSettingException(
           "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not valid base64");
     }
     if (key.length != 32) {
-      throw new IllegalArgumentException(
+      throw new InvalidSettingException(
           "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY must be 32 bytes (base64), got " + key.length);
     }
     return key;

@@ -1,6 +1,5 @@
 package dev.controlplane.config;
 
-import dev.controlplane.metadata.model.DurationValue;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -25,11 +24,11 @@ public class ControlPlaneConfig {
 
   @Inject
   @ConfigProperty(name = "service.controlplane.grpc.port", defaultValue = "9090")
-  int grpcPort;
+  String grpcPort;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.http.port", defaultValue = "9080")
-  int httpPort;
+  String httpPort;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.advertised.http")
@@ -91,7 +90,7 @@ public class ControlPlaneConfig {
 
   @Inject
   @ConfigProperty(name = "service.controlplane.watch.window", defaultValue = "10000")
-  int watchWindow;
+  String watchWindow;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.retention.period", defaultValue = "24h")
@@ -99,7 +98,7 @@ public class ControlPlaneConfig {
 
   @Inject
   @ConfigProperty(name = "service.controlplane.retention.min.versions", defaultValue = "100000")
-  long retentionMinVersions;
+  String retentionMinVersions;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.retention.check.interval", defaultValue = "1m")
@@ -115,11 +114,11 @@ public class ControlPlaneConfig {
 
   @Inject
   @ConfigProperty(name = "service.controlplane.http.max.body", defaultValue = "1048576")
-  int httpMaxBody;
+  String httpMaxBody;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.snapshot.chunk.bytes", defaultValue = "1048576")
-  int snapshotChunkBytes;
+  String snapshotChunkBytes;
 
   public String nodeId() {
     return nodeId;
@@ -130,25 +129,34 @@ public class ControlPlaneConfig {
   }
 
   public int grpcPort() {
-    return grpcPort;
+    return Settings.port("service.controlplane.grpc.port", grpcPort);
+  }
+
+  public int httpPort() {
+    return Settings.port("service.controlplane.http.port", httpPort);
   }
 
   /**
    * Where clients reach this node's HTTP API, as a base URL; defaults to the bind host and port (a
-   * wildcard bind host advertises 127.0.0.1, so set it when clients come from other machines).
+   * wildcard bind host advertises 127.0.0.1, so set it when clients come from other machines). The
+   * scheme is https when the port serves TLS, which the environment variable alone decides
+   * (TlsConfig: Liberty reads it from there).
    */
   public String advertisedHttp() {
+    String tlsCert = System.getenv("SERVICE_CONTROLPLANE_TLS_CERT_PATH");
+    String scheme = tlsCert == null || tlsCert.isBlank() ? "http" : "https";
     return advertisedHttp
         .filter(s -> !s.isBlank())
-        .orElse("http://" + advertisedHost() + ":" + httpPort);
+        .orElse(scheme + "://" + advertisedHost() + ":" + httpPort());
   }
 
   /** Where brokers reach this node's gRPC API ({@code host:port}). */
   public String advertisedGrpc() {
-    return advertisedGrpc.filter(s -> !s.isBlank()).orElse(advertisedHost() + ":" + grpcPort);
+    return advertisedGrpc.filter(s -> !s.isBlank()).orElse(advertisedHost() + ":" + grpcPort());
   }
 
-  private String advertisedHost() {
+  /** The host this node reaches its own listeners on: the bind host, loopback for a wildcard. */
+  public String advertisedHost() {
     String host = bindHost.trim();
     if (host.equals("0.0.0.0") || host.equals("*") || host.equals("::") || host.equals("[::]")) {
       return "127.0.0.1";
@@ -217,7 +225,8 @@ public class ControlPlaneConfig {
   }
 
   public int watchWindow() {
-    return watchWindow;
+    return (int)
+        Settings.integer("service.controlplane.watch.window", watchWindow, 1, Integer.MAX_VALUE);
   }
 
   public Duration retentionPeriod() {
@@ -225,7 +234,8 @@ public class ControlPlaneConfig {
   }
 
   public long retentionMinVersions() {
-    return retentionMinVersions;
+    return Settings.integer(
+        "service.controlplane.retention.min.versions", retentionMinVersions, 1, Long.MAX_VALUE);
   }
 
   public Duration retentionCheckInterval() {
@@ -241,15 +251,24 @@ public class ControlPlaneConfig {
   }
 
   public int httpMaxBody() {
-    return httpMaxBody;
+    return (int)
+        Settings.integer("service.controlplane.http.max.body", httpMaxBody, 1, Integer.MAX_VALUE);
   }
 
   public int snapshotChunkBytes() {
-    return snapshotChunkBytes;
+    return (int)
+        Settings.integer(
+            "service.controlplane.snapshot.chunk.bytes",
+            snapshotChunkBytes,
+            1024,
+            Integer.MAX_VALUE);
   }
 
   /** Parses every setting once, so a bad value stops the start instead of a later task. */
   public void validate() {
+    FileConfigSource.requireValid();
+    grpcPort();
+    httpPort();
     dbMigrate();
     heartbeatInterval();
     watchProgressInterval();
@@ -258,24 +277,20 @@ public class ControlPlaneConfig {
     retentionCheckInterval();
     streamDeleteGrace();
     streamPurgeInterval();
+    watchWindow();
+    retentionMinVersions();
+    httpMaxBody();
+    snapshotChunkBytes();
     if (raftFailureTimeout().toMillis() < 500) {
-      throw new IllegalArgumentException(
-          "service.controlplane.raft.failure.timeout must be at least 500ms");
+      throw Settings.invalid(
+          "service.controlplane.raft.failure.timeout", raftFailureTimeout, "is below 500ms");
     }
     var members = clusterMembers();
     if (!members.isEmpty() && !members.contains(nodeId)) {
-      throw new IllegalArgumentException(
-          "service.controlplane.node.id = '"
-              + nodeId
-              + "' is not one of service.controlplane.cluster.members "
-              + members.ids());
-    }
-    if (watchWindow < 1
-        || httpMaxBody < 1
-        || snapshotChunkBytes < 1024
-        || retentionMinVersions < 1) {
-      throw new IllegalArgumentException(
-          "watch.window, http.max.body and retention.min.versions must be positive and snapshot.chunk.bytes at least 1024");
+      throw Settings.invalid(
+          "service.controlplane.node.id",
+          nodeId,
+          "is not one of SERVICE_CONTROLPLANE_CLUSTER_MEMBERS " + members.ids());
     }
   }
 
@@ -283,12 +298,7 @@ public class ControlPlaneConfig {
    * Parses a duration setting, naming the setting when it is malformed (shared with AuthConfig).
    */
   static Duration duration(String name, String text) {
-    return DurationValue.parse(text)
-        .map(DurationValue::toDuration)
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    name + " = '" + text + "' is not " + DurationValue.GRAMMAR));
+    return Settings.duration(name, text);
   }
 
   /** What the service does with the schema at start. */
@@ -303,10 +313,8 @@ public class ControlPlaneConfig {
         case "validate" -> VALIDATE;
         case "none" -> NONE;
         default ->
-            throw new IllegalArgumentException(
-                "service.controlplane.db.migrate = '"
-                    + text
-                    + "' is not one of migrate, validate, none");
+            throw Settings.invalid(
+                "service.controlplane.db.migrate", text, "is not one of migrate, validate, none");
       };
     }
   }

@@ -74,24 +74,24 @@ public class TlsConfig {
     Optional<Path> cert = path(certPath);
     Optional<Path> key = path(keyPath);
     if (cert.isPresent() != key.isPresent()) {
-      throw SettingText.invalid(
+      throw Settings.invalid(
           cert.isPresent() ? KEY : CERT,
           "",
-          "must be set together with " + SettingText.envName(cert.isPresent() ? CERT : KEY));
+          "must be set together with " + Settings.envName(cert.isPresent() ? CERT : KEY));
     }
-    boolean mtls = SettingText.bool(MTLS, mtlsEnabled);
+    boolean mtls = Settings.bool(MTLS, mtlsEnabled);
     Optional<Path> ca = path(caPath);
     if (mtls && cert.isEmpty()) {
-      throw SettingText.invalid(
+      throw Settings.invalid(
           MTLS, mtlsEnabled, "needs TLS: set SERVICE_CONTROLPLANE_TLS_CERT_PATH and _KEY_PATH");
     }
     if (mtls && ca.isEmpty()) {
-      throw SettingText.invalid(CA, "", "must be set when SERVICE_CONTROLPLANE_MTLS_ENABLED=true");
+      throw Settings.invalid(CA, "", "must be set when SERVICE_CONTROLPLANE_MTLS_ENABLED=true");
     }
-    boolean cluster = SettingText.bool(CLUSTER_TLS, clusterTls);
+    boolean cluster = Settings.bool(CLUSTER_TLS, clusterTls);
     Optional<Path> clusterCa = path(clusterCaPath);
     if (cluster && (cert.isEmpty() || clusterCa.isEmpty())) {
-      throw SettingText.invalid(
+      throw Settings.invalid(
           CLUSTER_TLS,
           clusterTls,
           "needs SERVICE_CONTROLPLANE_TLS_CERT_PATH, _KEY_PATH and"
@@ -106,10 +106,10 @@ public class TlsConfig {
     return new TlsSettings(
         cert,
         key,
-        SettingText.duration(RELOAD, reloadInterval),
+        Settings.duration(RELOAD, reloadInterval),
         mtls,
         ca,
-        SettingText.bool(VERIFY, verifyPeer),
+        Settings.bool(VERIFY, verifyPeer),
         names,
         cluster,
         clusterCa);
@@ -121,14 +121,14 @@ public class TlsConfig {
    * token or the operator token).
    */
   public boolean sharedBrokerTokenAccepted() {
-    return !(SettingText.bool(MTLS, mtlsEnabled) && SettingText.bool(VERIFY, verifyPeer));
+    return !(Settings.bool(MTLS, mtlsEnabled) && Settings.bool(VERIFY, verifyPeer));
   }
 
   /** {@code simple} or {@code json}; Liberty reads the same variable in server.xml. */
   public String logFormat() {
     String format = logFormat.trim().toLowerCase(Locale.ROOT);
     if (!format.equals("simple") && !format.equals("json")) {
-      throw SettingText.invalid(LOG_FORMAT, logFormat, "is not simple or json");
+      throw Settings.invalid(LOG_FORMAT, logFormat, "is not simple or json");
     }
     return format;
   }
@@ -146,11 +146,11 @@ public class TlsConfig {
    * service's half, so it is refused.
    */
   private static void environmentOnly(String property, String value) {
-    String env = System.getenv(SettingText.envName(property));
+    String env = System.getenv(Settings.envName(property));
     boolean isDefault =
         property.equals(LOG_FORMAT) ? value.trim().equals("simple") : value.isBlank();
     if (!value.trim().equals(env == null ? "" : env.trim()) && !(env == null && isDefault)) {
-      throw SettingText.invalid(
+      throw Settings.invalid(
           property,
           value,
           "must be set as an environment variable: Liberty's HTTP listener and log read only"

@@ -1,10 +1,20 @@
 package dev.controlplane.db;
 
 import dev.controlplane.config.ControlPlaneConfig.MigrateMode;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Optional;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationState;
+import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.output.ValidateResult;
 
 /**
@@ -15,10 +25,15 @@ import org.flywaydb.core.api.output.ValidateResult;
 public final class SchemaMigrations {
 
   private static final Logger LOG = Logger.getLogger(SchemaMigrations.class.getName());
+  private static final String HOW_TO_MIGRATE =
+      "Apply the migrations in db-migrations/ (flyway migrate, ./mvnw flyway:migrate, or start once"
+          + " with SERVICE_CONTROLPLANE_DB_MIGRATE=migrate)";
 
+  private final DataSource dataSource;
   private final Flyway flyway;
 
   public SchemaMigrations(DataSource dataSource) {
+    this.dataSource = dataSource;
     this.flyway =
         Flyway.configure(SchemaMigrations.class.getClassLoader())
             .dataSource(dataSource)
@@ -33,6 +48,7 @@ public final class SchemaMigrations {
   public void prepare(MigrateMode mode) {
     switch (mode) {
       case MIGRATE -> {
+        refuseSchemaAheadOfBuild();
         var result = flyway.migrate();
         LOG.info(
             "schema migrated to version "
@@ -49,6 +65,8 @@ public final class SchemaMigrations {
   }
 
   private void validate() {
+    refuseEmptyDatabase();
+    refuseSchemaAheadOfBuild();
     ValidateResult result = flyway.validateWithResult();
     if (!result.validationSuccessful) {
       String details =
@@ -62,10 +80,75 @@ public final class SchemaMigrations {
       throw new SchemaMismatchException(
           "The database schema does not match this build ("
               + (details.isEmpty() ? result.getAllErrorMessages() : details)
-              + "). Apply the migrations in db-migrations/ (flyway migrate, or start once with"
-              + " SERVICE_CONTROLPLANE_DB_MIGRATE=migrate) or run the build that matches the schema.");
+              + "). "
+              + HOW_TO_MIGRATE
+              + " or run the build that matches the schema.");
     }
     LOG.info("schema is valid at version " + flyway.info().current().getVersion());
+  }
+
+  /** No migration applied at all: say so plainly rather than list every pending migration. */
+  private void refuseEmptyDatabase() {
+    if (flyway.info().applied().length > 0) {
+      return;
+    }
+    long tables = tableCount();
+    throw new SchemaMismatchException(
+        (tables == 0
+                ? "The database is empty: it has no control plane schema (no tables)."
+                : "The database has "
+                    + tables
+                    + " table(s) but no control plane schema history (flyway_schema_history).")
+            + " "
+            + HOW_TO_MIGRATE
+            + ".");
+  }
+
+  /**
+   * Flyway's validate ignores applied migrations it does not know when they are newer than the
+   * newest it has ("future" migrations). A newer build ran them, and this build would write data
+   * the newer schema does not expect, so the node refuses, as docs/configuration.md promises.
+   */
+  private void refuseSchemaAheadOfBuild() {
+    MigrationInfo[] all = flyway.info().all();
+    Optional<MigrationVersion> newestKnown =
+        Arrays.stream(all)
+            .filter(m -> m.getState() != MigrationState.FUTURE_SUCCESS)
+            .filter(m -> m.getState() != MigrationState.FUTURE_FAILED)
+            .map(MigrationInfo::getVersion)
+            .filter(v -> v != null)
+            .max(Comparator.naturalOrder());
+    String future =
+        Arrays.stream(all)
+            .filter(
+                m ->
+                    m.getState() == MigrationState.FUTURE_SUCCESS
+                        || m.getState() == MigrationState.FUTURE_FAILED)
+            .map(m -> m.getVersion().getVersion())
+            .collect(Collectors.joining(", "));
+    if (!future.isEmpty()) {
+      throw new SchemaMismatchException(
+          "The database schema is ahead of this build: it has migration(s) "
+              + future
+              + " that this build does not know (its newest is "
+              + newestKnown.map(MigrationVersion::getVersion).orElse("none")
+              + "). A newer build migrated it; run that build (or a newer one) against this"
+              + " database.");
+    }
+  }
+
+  private long tableCount() {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM information_schema.tables"
+                    + " WHERE table_schema = current_schema()")) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new SchemaMismatchException("cannot read the database's tables: " + e.getMessage());
+    }
   }
 
   /** The schema is missing, behind, ahead or altered. */

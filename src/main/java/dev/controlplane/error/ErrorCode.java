@@ -12,6 +12,8 @@ public enum ErrorCode {
   CONFLICT("conflict"),
   ALREADY_EXISTS("conflict"),
   FAILED_PRECONDITION("conflict"),
+  /** An HTTP If-Match / If-None-Match precondition does not hold (412). */
+  PRECONDITION_FAILED("precondition_failed"),
   RESOURCE_EXHAUSTED("quota_exceeded"),
   OUT_OF_RANGE("out_of_range"),
   NOT_LEADER("not_leader"),

@@ -8,6 +8,7 @@ import dev.controlplane.broker.rebalance.Strategy;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.StreamQueries;
 import dev.controlplane.metadata.StreamService;
+import dev.controlplane.metadata.VersionMatch;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Broker;
@@ -90,10 +91,12 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
         () -> {
           StreamRef stream = ref(r.getTenantId(), r.getNamespace(), r.getStream());
           requireStreamManage(stream);
-          var deleted = streams.deleteStream(stream, r.getForce(), WriteMode.COMMIT);
+          var deleted =
+              streams.deleteStream(stream, r.getForce(), VersionMatch.NONE, WriteMode.COMMIT);
           return DeleteStreamResponse.newBuilder()
               .setStatus(StreamStatus.STREAM_STATUS_DELETING)
-              .setMetadataVersion(deleted.version())
+              .setMetadataVersion(deleted.stream().version())
+              .setPurgeAfterEpochMs(deleted.purgeAfter().toEpochMilli())
               .build();
         });
   }

@@ -2,6 +2,7 @@ package dev.controlplane.grpc;
 
 import dev.controlplane.broker.BrokerRegistry;
 import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.error.PortUnavailableException;
 import dev.controlplane.metadata.snapshot.SnapshotService;
 import dev.controlplane.metadata.watch.WatchHub;
 import dev.controlplane.proto.v1.AdminServiceGrpc;
@@ -23,7 +24,6 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -40,6 +40,7 @@ public final class GrpcServer {
   private static final Logger LOG = Logger.getLogger(GrpcServer.class.getName());
 
   private final Server server;
+  private final String address;
   private final HealthStatusManager health = new HealthStatusManager();
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
@@ -59,6 +60,7 @@ public final class GrpcServer {
     this.workers = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-worker", true));
     this.executor = Executors.newFixedThreadPool(16, threads);
     ServerInterceptor adminAuth = admin.authorizer();
+    this.address = config.bindHost() + ":" + config.grpcPort();
     var guarded = Set.of(MetadataServiceGrpc.SERVICE_NAME, BrokerServiceGrpc.SERVICE_NAME);
     this.server =
         NettyServerBuilder.forAddress(
@@ -78,6 +80,7 @@ public final class GrpcServer {
             .addService(admin.service())
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
+            .addService(v1alphaReflection())
             .build();
   }
 
@@ -98,11 +101,26 @@ public final class GrpcServer {
     return builder.build();
   }
 
+  /**
+   * Reflection v1alpha as well as v1: grpcurl builds before 1.9, Postman and many other tools ask
+   * only for v1alpha. grpc-java deprecates the class (v1 is the standard) but still ships it.
+   */
+  @SuppressWarnings("deprecation")
+  private static io.grpc.BindableService v1alphaReflection() {
+    return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
+  }
+
   public void start() {
     try {
       server.start();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen for gRPC on port " + server.getPort(), e);
+      // server.getPort() only answers once started; name the configured address instead.
+      throw new PortUnavailableException(
+          "cannot listen for gRPC on "
+              + address
+              + " (SERVICE_CONTROLPLANE_GRPC_PORT): "
+              + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()),
+          e);
     }
     health.setStatus("", ServingStatus.SERVING);
     LOG.info("gRPC listening on " + server.getListenSockets());

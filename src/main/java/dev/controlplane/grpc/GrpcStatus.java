@@ -39,7 +39,7 @@ final class GrpcStatus {
           case NOT_FOUND -> Status.NOT_FOUND;
           case ALREADY_EXISTS -> Status.ALREADY_EXISTS;
           case CONFLICT -> Status.FAILED_PRECONDITION;
-          case FAILED_PRECONDITION -> Status.FAILED_PRECONDITION;
+          case FAILED_PRECONDITION, PRECONDITION_FAILED -> Status.FAILED_PRECONDITION;
           case RESOURCE_EXHAUSTED, RATE_LIMITED -> Status.RESOURCE_EXHAUSTED;
           case OUT_OF_RANGE -> Status.OUT_OF_RANGE;
           case NOT_LEADER, UNAVAILABLE -> Status.UNAVAILABLE;

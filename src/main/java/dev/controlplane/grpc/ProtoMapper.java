@@ -191,6 +191,7 @@ public final class ProtoMapper {
         .setAddress(b.address())
         .setRegion(b.region())
         .setAvailabilityZone(b.availabilityZone())
+        .putAllLabels(b.labels())
         .setCapacity(capacity)
         .setStatus(status(b.status()))
         .setVersion(b.version())

@@ -24,7 +24,11 @@ final class StreamSpecs {
     doc.put("kind", ResourceKind.STREAM.kindName());
     ObjectNode s = doc.putObject("spec");
     s.put("shards", spec.getShards());
-    s.put("replication_factor", spec.getReplicationFactor());
+    // proto3 cannot tell an unset uint32 from 0: 0 means "not given", so the document's default
+    // (1, as over HTTP) applies instead of a validation error.
+    if (spec.getReplicationFactor() != 0) {
+      s.put("replication_factor", spec.getReplicationFactor());
+    }
     ObjectNode retention = s.putObject("retention");
     if (!spec.getRetention().getTime().isEmpty()) {
       retention.put("time", spec.getRetention().getTime());

@@ -45,8 +45,16 @@ final class Documents {
     return codec.parse(body, requestFormat(headers));
   }
 
+  /** A resource read (or deleted): 200 with its document and its entity tag. */
   static Response.ResponseBuilder ok(ResourceCodec codec, Resource resource, HttpHeaders headers) {
-    return body(Response.ok(), codec, codec.toTree(resource), headers);
+    return written(200, codec, resource, headers);
+  }
+
+  /** A resource as stored by a write, with its new entity tag (its metadata version). */
+  static Response.ResponseBuilder written(
+      int status, ResourceCodec codec, Resource resource, HttpHeaders headers) {
+    return body(Response.status(status), codec, codec.toTree(resource), headers)
+        .header(HttpHeaders.ETAG, Conditions.etag(resource));
   }
 
   static Response.ResponseBuilder body(

@@ -87,12 +87,9 @@ public class NamespaceResource {
         (Namespace)
             codec.read(doc, ResourceKind.NAMESPACE, Map.of("tenant", tenant, "name", namespace));
     Applied<Namespace> applied =
-        namespaces.applyNamespace(wanted, codec.expectedVersion(doc), mode);
-    return Documents.body(
-            Response.status(applied.created() ? 201 : 200),
-            codec,
-            codec.toTree(applied.resource()),
-            headers)
+        namespaces.applyNamespace(
+            wanted, codec.expectedVersion(doc), Conditions.forPut(headers), mode);
+    return Documents.written(applied.created() ? 201 : 200, codec, applied.resource(), headers)
         .build();
   }
 
@@ -107,7 +104,10 @@ public class NamespaceResource {
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
     WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
-    return Documents.ok(codec, namespaces.deleteNamespace(tenant, namespace, mode), headers)
+    return Documents.ok(
+            codec,
+            namespaces.deleteNamespace(tenant, namespace, Conditions.forDelete(headers), mode),
+            headers)
         .build();
   }
 

@@ -88,6 +88,7 @@ final class Problems {
       case FORBIDDEN -> 403;
       case NOT_FOUND -> 404;
       case CONFLICT, ALREADY_EXISTS, FAILED_PRECONDITION -> 409;
+      case PRECONDITION_FAILED -> 412;
       case PAYLOAD_TOO_LARGE -> 413;
       case RESOURCE_EXHAUSTED, RATE_LIMITED -> 429;
       case NOT_LEADER, UNAVAILABLE -> 503;
@@ -103,6 +104,7 @@ final class Problems {
       case 405 -> "Method Not Allowed";
       case 406 -> "Not Acceptable";
       case 409 -> "Conflict";
+      case 412 -> "Precondition Failed";
       case 413 -> "Content Too Large";
       case 415 -> "Unsupported Media Type";
       case 429 -> "Too Many Requests";

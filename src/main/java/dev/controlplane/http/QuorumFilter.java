@@ -22,6 +22,10 @@ public class QuorumFilter implements ContainerRequestFilter {
 
   @Override
   public void filter(ContainerRequestContext request) {
+    String path = request.getUriInfo().getPath().replaceFirst("^/", "");
+    if (!path.startsWith("v1/") && !path.equals("v1")) {
+      return; // /openapi describes the API; it needs no leader
+    }
     if (leadership.leaderId().isEmpty() && !describesThisNode(request)) {
       throw ControlPlaneException.unavailable(
           "no leader is known (an election is in progress or there is no quorum); retry shortly",

@@ -106,12 +106,9 @@ public class StreamResource {
                 doc,
                 ResourceKind.STREAM,
                 Map.of("tenant", ref.tenant(), "namespace", ref.namespace(), "name", ref.stream()));
-    Applied<Stream> applied = streams.applyStream(wanted, codec.expectedVersion(doc), mode);
-    return Documents.body(
-            Response.status(applied.created() ? 201 : 200),
-            codec,
-            codec.toTree(applied.resource()),
-            headers)
+    Applied<Stream> applied =
+        streams.applyStream(wanted, codec.expectedVersion(doc), Conditions.forPut(headers), mode);
+    return Documents.written(applied.created() ? 201 : 200, codec, applied.resource(), headers)
         .build();
   }
 
@@ -126,9 +123,11 @@ public class StreamResource {
       @Context HttpHeaders headers) {
     auth.require(
         headers, tenant, Action.STREAM_MANAGE, RbacObject.stream(tenant, namespace, stream));
-    StreamRef ref = ref(tenant, namespace, stream);
     WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
-    return Documents.ok(codec, streams.deleteStream(ref, force, mode), headers).build();
+    var deleted =
+        streams.deleteStream(
+            ref(tenant, namespace, stream), force, Conditions.forDelete(headers), mode);
+    return Documents.ok(codec, deleted.stream(), headers).build();
   }
 
   private static StreamRef ref(String tenant, String namespace, String stream) {

@@ -77,16 +77,13 @@ public class TenantResource {
         tenants.applyTenant(
             wanted,
             codec.expectedVersion(doc),
+            Conditions.forPut(headers),
             auth.isPlatformOperator(headers)
                 ? TenantService.Writer.PLATFORM
                 : TenantService.Writer.TENANT,
             doc.path("spec").has("quotas"),
             mode);
-    return Documents.body(
-            Response.status(applied.created() ? 201 : 200),
-            codec,
-            codec.toTree(applied.resource()),
-            headers)
+    return Documents.written(applied.created() ? 201 : 200, codec, applied.resource(), headers)
         .build();
   }
 
@@ -99,6 +96,8 @@ public class TenantResource {
     auth.require(headers, tenant, Action.TENANT_MANAGE, RbacObject.tenant(tenant));
     PathNames.check("tenant", tenant);
     WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
-    return Documents.ok(codec, tenants.deleteTenant(tenant, mode), headers).build();
+    return Documents.ok(
+            codec, tenants.deleteTenant(tenant, Conditions.forDelete(headers), mode), headers)
+        .build();
   }
 }

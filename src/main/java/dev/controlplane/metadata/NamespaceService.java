@@ -24,17 +24,18 @@ public class NamespaceService {
 
   @Tx
   public Applied<Namespace> applyNamespace(
-      Namespace namespace, OptionalLong expectedVersion, WriteMode mode) {
+      Namespace namespace, OptionalLong expectedVersion, VersionMatch match, WriteMode mode) {
     VersionedWrite write = changeLog.begin(mode);
-    return write.finish(apply(write, namespace, expectedVersion));
+    return write.finish(apply(write, namespace, expectedVersion, match));
   }
 
   private Applied<Namespace> apply(
-      VersionedWrite write, Namespace namespace, OptionalLong expectedVersion) {
+      VersionedWrite write, Namespace namespace, OptionalLong expectedVersion, VersionMatch match) {
     if (store.tenant(namespace.tenant()).isEmpty()) {
       throw ControlPlaneException.notFound("tenant " + namespace.tenant() + " does not exist");
     }
     Optional<Namespace> current = store.namespace(namespace.tenant(), namespace.name());
+    match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isPresent() && Preconditions.sameContent(current.get(), namespace)) {
       return new Applied<>(current.get(), Outcome.UNCHANGED);
@@ -44,7 +45,7 @@ public class NamespaceService {
   }
 
   @Tx
-  public Namespace deleteNamespace(String tenant, String name, WriteMode mode) {
+  public Namespace deleteNamespace(String tenant, String name, VersionMatch match, WriteMode mode) {
     VersionedWrite write = changeLog.begin(mode);
     Namespace current =
         store
@@ -53,6 +54,7 @@ public class NamespaceService {
                 () ->
                     ControlPlaneException.notFound(
                         "namespace " + tenant + "/" + name + " does not exist"));
+    match.check(Optional.of(current));
     long streams = store.countStreams(tenant, name);
     if (streams > 0) {
       throw ControlPlaneException.conflict(

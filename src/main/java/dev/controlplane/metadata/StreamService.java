@@ -55,12 +55,14 @@ public class StreamService {
    * mutable settings; a dry run answers the same and commits nothing.
    */
   @Tx
-  public Applied<Stream> applyStream(Stream stream, OptionalLong expectedVersion, WriteMode mode) {
+  public Applied<Stream> applyStream(
+      Stream stream, OptionalLong expectedVersion, VersionMatch match, WriteMode mode) {
     VersionedWrite write = changeLog.begin(mode);
-    return write.finish(apply(write, stream, expectedVersion));
+    return write.finish(apply(write, stream, expectedVersion, match));
   }
 
-  private Applied<Stream> apply(VersionedWrite write, Stream stream, OptionalLong expectedVersion) {
+  private Applied<Stream> apply(
+      VersionedWrite write, Stream stream, OptionalLong expectedVersion, VersionMatch match) {
     StreamRef ref = stream.ref();
     requireNamespace(ref);
     Optional<Stream> current = store.stream(ref);
@@ -68,6 +70,7 @@ public class StreamService {
       throw ControlPlaneException.conflict(
           "stream " + ref + " is deleted and waiting for its purge; restore it first");
     }
+    match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isEmpty()) {
       return new Applied<>(create(write, stream), Outcome.CREATED);
@@ -87,18 +90,22 @@ public class StreamService {
     return new Applied<>(write.put(wanted, existing), Outcome.UPDATED);
   }
 
+  /** A deleted stream as published, and the instant after which its data is purged. */
+  public record Deleted(Stream stream, Instant purgeAfter) {}
+
   /**
    * Publishes the DELETE of the stream and its placement at once; the row waits for the grace
    * period. Refused while brokers report active subscribers, unless {@code force}. A dry run
    * answers the same and commits nothing.
    */
   @Tx
-  public Stream deleteStream(StreamRef ref, boolean force, WriteMode mode) {
+  public Deleted deleteStream(StreamRef ref, boolean force, VersionMatch match, WriteMode mode) {
     VersionedWrite write = changeLog.begin(mode);
     Stream current =
         store.stream(ref)
             .filter(s -> s.state() == Stream.State.ACTIVE)
             .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
+    match.check(Optional.of(current));
     long subscribers = health.activeSubscribers(ref);
     if (subscribers > 0 && !force) {
       throw new ControlPlaneException(
@@ -112,8 +119,9 @@ public class StreamService {
     store.placement(ref).ifPresent(write::delete);
     Stream deleted = write.deleteKeeping(current.withState(Stream.State.DELETING), current);
     Instant now = Instant.now();
-    store.schedulePurge(ref, now, now.plus(config.streamDeleteGrace()));
-    return write.finish(deleted);
+    Instant purgeAfter = now.plus(config.streamDeleteGrace());
+    store.schedulePurge(ref, now, purgeAfter);
+    return write.finish(new Deleted(deleted, purgeAfter));
   }
 
   /** Brings back a stream still in its grace period, with a fresh placement (CREATE updates). */

@@ -40,20 +40,23 @@ public class TenantService {
   public Applied<Tenant> applyTenant(
       Tenant wanted,
       OptionalLong expectedVersion,
+      VersionMatch match,
       Writer writer,
       boolean quotasGiven,
       WriteMode mode) {
     VersionedWrite write = changeLog.begin(mode);
-    return write.finish(apply(write, wanted, expectedVersion, writer, quotasGiven));
+    return write.finish(apply(write, wanted, expectedVersion, match, writer, quotasGiven));
   }
 
   private Applied<Tenant> apply(
       VersionedWrite write,
       Tenant wanted,
       OptionalLong expectedVersion,
+      VersionMatch match,
       Writer writer,
       boolean quotasGiven) {
     Optional<Tenant> current = store.tenant(wanted.name());
+    match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     Tenant tenant =
         writer == Writer.PLATFORM ? wanted : withPlatformQuotas(wanted, current, quotasGiven);
@@ -81,13 +84,14 @@ public class TenantService {
   }
 
   @Tx
-  public Tenant deleteTenant(String name, WriteMode mode) {
+  public Tenant deleteTenant(String name, VersionMatch match, WriteMode mode) {
     VersionedWrite write = changeLog.begin(mode);
     Tenant current =
         store
             .tenant(name)
             .orElseThrow(
                 () -> ControlPlaneException.notFound("tenant " + name + " does not exist"));
+    match.check(Optional.of(current));
     long namespaces = store.countNamespaces(name);
     if (namespaces > 0) {
       throw ControlPlaneException.conflict(

@@ -88,7 +88,8 @@ public final class TransportSecurity implements AutoCloseable {
     try {
       return start(settings);
     } catch (TlsFileException e) {
-      throw new IllegalArgumentException(variableOf(settings, e.file()) + ": " + e.getMessage(), e);
+      throw new dev.controlplane.config.InvalidSettingException(
+          variableOf(settings, e.file()) + ": " + e.getMessage());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
     }

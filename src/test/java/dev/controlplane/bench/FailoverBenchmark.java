@@ -37,6 +37,7 @@ public final class FailoverBenchmark {
       List<Long> killRecoveries = new ArrayList<>();
       List<Long> elections = new ArrayList<>();
       List<Long> rejoins = new ArrayList<>();
+      List<Long> serving = new ArrayList<>();
       for (int round = 1; round <= kills; round++) {
         Node leader = cluster.awaitLeader(cluster.nodes(), WAIT);
         load.awaitMoreAcks(20, WAIT);
@@ -47,13 +48,22 @@ public final class FailoverBenchmark {
         long recovery = millis(load.awaitAckAfter(killedAt, leader.id, WAIT).atNanos() - killedAt);
         killRecoveries.add(recovery);
         long restarted = System.nanoTime();
-        leader.start().awaitReady(WAIT);
+        leader.start();
+        long answering = awaitAnswering(leader);
+        serving.add(millis(answering - restarted));
+        leader.awaitReady(WAIT);
         cluster.awaitLeader(cluster.nodes(), WAIT);
-        rejoins.add(millisSince(restarted));
+        rejoins.add(millisSince(answering));
         System.out.printf(
-            "kill %2d: %s killed, %s leads after %d ms, first acknowledged write after %d ms,"
-                + " restarted node ready and agreeing after %d ms%n",
-            round, leader.id, next.id, elections.get(round - 1), recovery, rejoins.get(round - 1));
+            "kill %2d: %s killed, %s leads after %d ms, first acknowledged write after %d ms;"
+                + " restarted node serving after %d ms, ready and agreeing %d ms later%n",
+            round,
+            leader.id,
+            next.id,
+            elections.get(round - 1),
+            recovery,
+            serving.get(round - 1),
+            rejoins.get(round - 1));
       }
       List<Long> dbRecoveries = new ArrayList<>();
       List<Long> afterPromotion = new ArrayList<>();
@@ -82,7 +92,8 @@ public final class FailoverBenchmark {
       System.out.printf("leader kills                          %d%n", kills);
       System.out.printf("  recovery (kill -> first ack) ms     %s%n", summary(killRecoveries));
       System.out.printf("  new leader agreed ms                %s%n", summary(elections));
-      System.out.printf("  restarted node ready + agreeing ms  %s%n", summary(rejoins));
+      System.out.printf("  restart -> application serving ms   %s%n", summary(serving));
+      System.out.printf("  serving -> ready, leader agreed ms  %s%n", summary(rejoins));
       System.out.printf("database failovers                    %d%n", failovers);
       System.out.printf("  recovery (crash -> first ack) ms    %s%n", summary(dbRecoveries));
       System.out.printf("  promotion -> first ack ms           %s%n", summary(afterPromotion));
@@ -91,6 +102,18 @@ public final class FailoverBenchmark {
     }
     // Only after the cluster is closed: System.exit inside the try would leave the nodes running.
     System.exit(lost == 0 ? 0 : 1);
+  }
+
+  /** Waits until the restarted node's application answers HTTP at all (ready or not). */
+  private static long awaitAnswering(Node node) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (node.readiness().isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(node + " does not answer after " + WAIT);
+      }
+      Thread.sleep(50);
+    }
+    return System.nanoTime();
   }
 
   private static long millis(long nanos) {

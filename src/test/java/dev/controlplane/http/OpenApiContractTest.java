@@ -32,7 +32,8 @@ class OpenApiContractTest {
           IssuerResource.class,
           RbacResource.class,
           SigningKeyResource.class,
-          ClusterNodeResource.class);
+          ClusterNodeResource.class,
+          OpenApiResource.class);
 
   @Test
   void everyServedOperationIsDescribedAndNothingElse() throws Exception {

@@ -152,6 +152,50 @@ class AdminServiceIT {
   }
 
   @Test
+  void createStreamWithoutReplicationFactorGetsTheHttpDefaultOfOne() {
+    var request =
+        CreateStreamRequest.newBuilder()
+            .setTenantId("admin")
+            .setNamespace("ns")
+            .setStream("rf-default")
+            .setSpec(StreamSpec.newBuilder().setShards(2))
+            .build();
+    var created = admin().createStream(request);
+    assertThat(created.getStatus()).isEqualTo(StreamStatus.STREAM_STATUS_ACTIVE);
+    var stream = Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/rf-default").json();
+    assertThat(stream.path("spec").path("replication_factor").asInt()).isEqualTo(1);
+    assertThat(stream.path("spec").path("durability").asText()).isEqualTo("durable");
+    assertThat(replicaSets("ns", "rf-default"))
+        .hasSize(2)
+        .allSatisfy(r -> assertThat(r).hasSize(1));
+  }
+
+  @Test
+  void deleteStreamAnswersTheEndOfTheGracePeriodItScheduled() throws Exception {
+    admin().createStream(create("ns", "graced", 1, 1));
+    long before = System.currentTimeMillis();
+    var deleted =
+        admin()
+            .deleteStream(
+                DeleteStreamRequest.newBuilder()
+                    .setTenantId("admin")
+                    .setNamespace("ns")
+                    .setStream("graced")
+                    .build());
+    long after = System.currentTimeMillis();
+    long grace = SharedServer.DELETE_GRACE.toMillis();
+    assertThat(deleted.getPurgeAfterEpochMs())
+        .isBetween(before + grace - 1000, after + grace + 1000);
+    long stored =
+        dev.controlplane.it.support.TestDatabase.queryLong(
+            "SELECT floor(extract(epoch FROM purge_after) * 1000)::bigint FROM streams"
+                + " WHERE tenant = 'admin' AND namespace = 'ns' AND name = 'graced'");
+    assertThat(deleted.getPurgeAfterEpochMs())
+        .as("the answer is the purge time the server stored")
+        .isEqualTo(stored);
+  }
+
+  @Test
   void parallelCreatesNeverExceedTheNamespaceQuota() throws Exception {
     Http.shared()
         .put(

@@ -81,6 +81,82 @@ class BrokerLifecycleIT {
   }
 
   @Test
+  void metadataBesidesRegionAndZoneIsKeptAsLabelsInSnapshotsWatchesAndHttp() throws Exception {
+    try (Grpc grpc = Grpc.shared()) {
+      long from = TestDatabase.headVersion();
+      try (WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
+        var registered =
+            grpc.brokers()
+                .registerBroker(
+                    registration("labelled").toBuilder()
+                        .putMetadata("rack", "r7")
+                        .putMetadata("topology.kubernetes.io/node", "node-12")
+                        .build());
+        var expected = java.util.Map.of("rack", "r7", "topology.kubernetes.io/node", "node-12");
+        assertThat(registered.getBroker().getLabelsMap()).isEqualTo(expected);
+        assertThat(registered.getBroker().getAvailabilityZone()).isEqualTo("eu-west-1a");
+        long version = registered.getBroker().getVersion();
+        assertThat(watch.awaitVersion(version, Duration.ofSeconds(10))).isTrue();
+        assertThat(watch.updates())
+            .filteredOn(u -> u.hasBroker() && u.getBroker().getName().equals("labelled"))
+            .singleElement()
+            .satisfies(u -> assertThat(u.getBroker().getLabelsMap()).isEqualTo(expected));
+      }
+      var snapshot = grpc.metadata().getSnapshot(GetSnapshotRequest.getDefaultInstance());
+      java.util.List<dev.controlplane.proto.v1.Broker> brokers = new java.util.ArrayList<>();
+      snapshot.forEachRemaining(chunk -> brokers.addAll(chunk.getMetadata().getBrokersList()));
+      assertThat(brokers)
+          .filteredOn(b -> b.getName().equals("labelled"))
+          .singleElement()
+          .satisfies(b -> assertThat(b.getLabelsMap()).containsEntry("rack", "r7").hasSize(2));
+    }
+    var http = Http.shared().get("/v1/brokers/labelled").json();
+    assertThat(http.path("spec").path("labels").path("rack").asText()).isEqualTo("r7");
+    assertThat(http.path("spec").path("labels").path("topology.kubernetes.io/node").asText())
+        .isEqualTo("node-12");
+    assertThat(http.path("spec").path("labels").has("region")).isFalse();
+  }
+
+  @Test
+  void theLiteralAutoIdAndLabelsOutOfBoundsAreRefusedNamingTheRule() throws Exception {
+    long before = TestDatabase.headVersion();
+    try (Grpc grpc = Grpc.shared()) {
+      assertThatThrownBy(() -> grpc.brokers().registerBroker(registration("auto")))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> {
+                assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                assertThat(e.getStatus().getDescription())
+                    .contains("broker_id")
+                    .contains("auto")
+                    .contains("pod name");
+              });
+      var tooMany = registration("many-labels").toBuilder();
+      for (int i = 0; i < 33; i++) {
+        tooMany.putMetadata("k" + i, "v");
+      }
+      var longValue =
+          registration("long-label").toBuilder().putMetadata("rack", "x".repeat(257)).build();
+      for (var bad : new RegisterBrokerRequest[] {tooMany.build(), longValue}) {
+        assertThatThrownBy(() -> grpc.brokers().registerBroker(bad))
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> {
+                  assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                  assertThat(e.getStatus().getDescription()).contains("metadata");
+                });
+      }
+    }
+    assertThat(TestDatabase.logRows(before))
+        .noneMatch(
+            r ->
+                r.key().equals("auto")
+                    || r.key().equals("many-labels")
+                    || r.key().equals("long-label"));
+    assertThat(Http.shared().get("/v1/brokers/auto").status()).isEqualTo(404);
+  }
+
+  @Test
   void aSilentBrokerIsMarkedDownAfterThreeMissedHeartbeatsAndActiveWhenItReportsAgain()
       throws Exception {
     try (Grpc grpc = Grpc.shared()) {

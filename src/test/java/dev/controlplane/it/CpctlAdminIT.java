@@ -13,9 +13,12 @@ import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -260,9 +263,18 @@ class CpctlAdminIT {
     assertThat(cpctl.run(concat(List.of("streams", "list"), scope)).out())
         .containsPattern("(?m)^ops +orders +6 +2 +0 +0.0 +0 +0 +0$");
 
-    assertThat(cpctl.run(concat(List.of("streams", "delete", "orders"), scope)).out())
-        .matches(
-            "stream/clitenant/ops/orders deleted at version \\d+ \\(restorable during the grace period\\)\n");
+    Instant beforeDelete = Instant.now();
+    String deleted = cpctl.run(concat(List.of("streams", "delete", "orders"), scope)).out();
+    Matcher until =
+        Pattern.compile(
+                "stream/clitenant/ops/orders deleted at version \\d+ \\(restorable until (\\S+)\\)\n")
+            .matcher(deleted);
+    assertThat(until.matches()).as(deleted).isTrue();
+    assertThat(Instant.parse(until.group(1)))
+        .as("the end of the server's grace period for deleted streams")
+        .isBetween(
+            beforeDelete.plus(SharedServer.DELETE_GRACE).minusSeconds(1),
+            Instant.now().plus(SharedServer.DELETE_GRACE).plusSeconds(1));
     assertThat(http.get("/v1/tenants/clitenant/namespaces/ops/streams/orders").status())
         .isEqualTo(404);
     assertThat(cpctl.run(concat(List.of("streams", "restore", "orders"), scope)).out())

@@ -42,38 +42,96 @@ class GrpcServicesIT {
   }
 
   @Test
-  void reflectionListsTheControlPlaneServices() throws Exception {
+  void reflectionV1ListsTheServicesAndDescribesAdminService() throws Exception {
     try (Grpc grpc = new Grpc(SharedServer.grpcPort(), null)) {
-      CompletableFuture<List<String>> services = new CompletableFuture<>();
-      StreamObserver<ServerReflectionRequest> requests =
-          ServerReflectionGrpc.newStub(grpc.channel())
-              .serverReflectionInfo(
-                  new StreamObserver<>() {
-                    @Override
-                    public void onNext(ServerReflectionResponse r) {
-                      services.complete(
-                          r.getListServicesResponse().getServiceList().stream()
-                              .map(ServiceResponse::getName)
-                              .toList());
-                    }
+      List<ServerReflectionResponse> answers =
+          reflect(
+              ServerReflectionGrpc.newStub(grpc.channel())::serverReflectionInfo,
+              ServerReflectionRequest.newBuilder().setListServices("").build(),
+              ServerReflectionRequest.newBuilder()
+                  .setFileContainingSymbol("controlplane.v1.AdminService")
+                  .build());
+      assertThat(
+              answers.get(0).getListServicesResponse().getServiceList().stream()
+                  .map(ServiceResponse::getName))
+          .contains(
+              "controlplane.v1.MetadataService",
+              "controlplane.v1.BrokerService",
+              "controlplane.v1.AdminService",
+              "grpc.health.v1.Health",
+              "grpc.reflection.v1.ServerReflection",
+              "grpc.reflection.v1alpha.ServerReflection");
+      assertThat(fileNames(answers.get(1).getFileDescriptorResponse().getFileDescriptorProtoList()))
+          .contains("controlplane/v1/admin_service.proto");
+    }
+  }
 
-                    @Override
-                    public void onError(Throwable t) {
-                      services.completeExceptionally(t);
-                    }
-
-                    @Override
-                    public void onCompleted() {}
-                  });
-      requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
-      requests.onCompleted();
-      assertThat(services.get(10, TimeUnit.SECONDS))
+  @Test
+  void reflectionV1alphaListsTheServicesAndDescribesAdminService() throws Exception {
+    try (Grpc grpc = new Grpc(SharedServer.grpcPort(), null)) {
+      List<io.grpc.reflection.v1alpha.ServerReflectionResponse> answers =
+          reflect(
+              io.grpc.reflection.v1alpha.ServerReflectionGrpc.newStub(grpc.channel())
+                  ::serverReflectionInfo,
+              io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder()
+                  .setListServices("")
+                  .build(),
+              io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder()
+                  .setFileContainingSymbol("controlplane.v1.AdminService")
+                  .build());
+      assertThat(
+              answers.get(0).getListServicesResponse().getServiceList().stream()
+                  .map(io.grpc.reflection.v1alpha.ServiceResponse::getName))
           .contains(
               "controlplane.v1.MetadataService",
               "controlplane.v1.BrokerService",
               "controlplane.v1.AdminService",
               "grpc.health.v1.Health");
+      assertThat(fileNames(answers.get(1).getFileDescriptorResponse().getFileDescriptorProtoList()))
+          .contains("controlplane/v1/admin_service.proto");
     }
+  }
+
+  /** Sends the requests on one reflection stream and collects one answer per request. */
+  @SafeVarargs
+  private static <Q, A> List<A> reflect(
+      java.util.function.Function<StreamObserver<A>, StreamObserver<Q>> call, Q... requests)
+      throws Exception {
+    CompletableFuture<List<A>> done = new CompletableFuture<>();
+    List<A> answers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    StreamObserver<Q> out =
+        call.apply(
+            new StreamObserver<>() {
+              @Override
+              public void onNext(A answer) {
+                answers.add(answer);
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                done.completeExceptionally(t);
+              }
+
+              @Override
+              public void onCompleted() {
+                done.complete(answers);
+              }
+            });
+    for (Q request : requests) {
+      out.onNext(request);
+    }
+    out.onCompleted();
+    return done.get(10, TimeUnit.SECONDS);
+  }
+
+  private static List<String> fileNames(List<com.google.protobuf.ByteString> files)
+      throws Exception {
+    List<String> names = new java.util.ArrayList<>();
+    for (var bytes : files) {
+      names.add(
+          com.google.protobuf.DescriptorProtos.FileDescriptorProto.parseFrom(bytes).getName());
+    }
+    return names;
   }
 
   @Test

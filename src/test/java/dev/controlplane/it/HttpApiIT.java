@@ -54,6 +54,87 @@ class HttpApiIT {
   }
 
   @Test
+  void aYamlBodyOfSeveralDocumentsIsRefusedWholeNamingTheCount() throws Exception {
+    String doc = "apiVersion: controlplane/v1\nkind: Tenant\nspec:\n  description: %s\n";
+    String three =
+        doc.formatted("one") + "---\n" + doc.formatted("two") + "---\n" + doc.formatted("3");
+    long before = TestDatabase.headVersion();
+    var reply = http.put("/v1/tenants/multidoc", three, "application/yaml");
+    assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+    assertThat(reply.contentType()).startsWith("application/problem+json");
+    assertThat(reply.json().path("code").asText()).isEqualTo("validation_failed");
+    assertThat(reply.json().path("errors").get(0).path("message").asText())
+        .contains("3 YAML documents");
+    assertThat(http.get("/v1/tenants/multidoc").status()).as("nothing was applied").isEqualTo(404);
+    assertThat(TestDatabase.logRows(before)).noneMatch(r -> r.key().equals("multidoc"));
+
+    var single =
+        http.put(
+            "/v1/tenants/multidoc", "---\n" + doc.formatted("one") + "---\n", "application/yaml");
+    assertThat(single.status()).as("one document between markers is one document").isEqualTo(201);
+  }
+
+  @Test
+  void readsAndWritesCarryTheVersionAsETagAndIfMatchGuardsWrites() throws Exception {
+    var created = http.put("/v1/tenants/etags", Http.tenant("etags", "first"));
+    String createdTag = etag(created);
+    assertThat(createdTag).isEqualTo("\"" + created.version() + "\"");
+    var read = http.get("/v1/tenants/etags");
+    assertThat(etag(read)).isEqualTo(createdTag);
+    assertThat(etag(http.get("/v1/tenants/etags", "application/yaml")))
+        .as("one tag per version, whatever the format")
+        .isEqualTo(createdTag);
+
+    var current = conditionalPut("/v1/tenants/etags", Http.tenant("etags", "second"), createdTag);
+    assertThat(current.status()).isEqualTo(200);
+    String currentTag = etag(current);
+    assertThat(currentTag).isNotEqualTo(createdTag);
+
+    long before = TestDatabase.headVersion();
+    var stale = conditionalPut("/v1/tenants/etags", Http.tenant("etags", "stale"), createdTag);
+    assertThat(stale.status()).isEqualTo(412);
+    assertThat(stale.contentType()).startsWith("application/problem+json");
+    assertThat(stale.json().path("code").asText()).isEqualTo("precondition_failed");
+    assertThat(stale.json().path("detail").asText()).contains(currentTag);
+    var weak = conditionalPut("/v1/tenants/etags", Http.tenant("etags", "weak"), "W/" + currentTag);
+    assertThat(weak.status()).as("a weak tag never matches").isEqualTo(412);
+    var bare = conditionalPut("/v1/tenants/etags", Http.tenant("etags", "bare"), "42");
+    assertThat(bare.status()).as("an unquoted tag is malformed").isEqualTo(400);
+    assertThat(TestDatabase.logRows(before))
+        .as("nothing was written")
+        .noneMatch(r -> r.key().equals("etags"));
+    assertThat(http.get("/v1/tenants/etags").json().path("spec").path("description").asText())
+        .isEqualTo("second");
+
+    var createOnly =
+        http.send(
+            http.request("/v1/tenants/etags")
+                .PUT(HttpRequest.BodyPublishers.ofString(Http.tenant("etags", "x")))
+                .header("Content-Type", "application/json")
+                .header("If-None-Match", "*"));
+    assertThat(createOnly.status()).as("If-None-Match: * never replaces").isEqualTo(412);
+    var staleDelete =
+        http.send(http.request("/v1/tenants/etags").DELETE().header("If-Match", createdTag));
+    assertThat(staleDelete.status()).isEqualTo(412);
+    var delete =
+        http.send(http.request("/v1/tenants/etags").DELETE().header("If-Match", currentTag));
+    assertThat(delete.status()).isEqualTo(200);
+    assertThat(etag(delete)).isEqualTo("\"" + delete.version() + "\"");
+  }
+
+  private Http.Reply conditionalPut(String path, String body, String ifMatch) {
+    return http.send(
+        http.request(path)
+            .PUT(HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json")
+            .header("If-Match", ifMatch));
+  }
+
+  private static String etag(Http.Reply reply) {
+    return reply.raw().headers().firstValue("ETag").orElseThrow(() -> new AssertionError(reply));
+  }
+
+  @Test
   void aStreamGetsAPlacementOnActiveBrokersAndIsReadable() throws Exception {
     try (var grpc = dev.controlplane.it.support.Grpc.shared()) {
       for (int i = 0; i < 3; i++) {

@@ -3,6 +3,7 @@ package dev.controlplane.metadata.codec;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,6 +19,8 @@ import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.Tenant;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -50,13 +53,18 @@ public final class ResourceCodec {
     return json;
   }
 
-  /** Parses a document; any syntax error is a validation error, never a server error. */
+  /**
+   * Parses one document; any syntax error is a validation error, never a server error. A YAML
+   * stream of several documents is refused as a whole: applying the first and dropping the rest
+   * would lose writes silently.
+   */
   public JsonNode parse(byte[] body, DocumentFormat format) {
     try {
       if (format == DocumentFormat.YAML) {
         rejectAnchors(body);
       }
-      JsonNode node = (format == DocumentFormat.YAML ? yaml : json).readTree(body);
+      JsonNode node =
+          format == DocumentFormat.YAML ? singleYamlDocument(body) : json.readTree(body);
       if (node == null || node.isMissingNode()) {
         throw ControlPlaneException.validation("body", "is empty");
       }
@@ -86,6 +94,39 @@ public final class ResourceCodec {
         }
       }
     }
+  }
+
+  /**
+   * The only document of a YAML stream; every document is parsed, so a later one is counted. Empty
+   * documents (a trailing {@code ---}) are skipped, as kubectl does.
+   */
+  private JsonNode singleYamlDocument(byte[] body) throws IOException {
+    List<JsonNode> documents = new ArrayList<>();
+    try (MappingIterator<JsonNode> it = yaml.readerFor(JsonNode.class).readValues(body)) {
+      while (it.hasNextValue()) {
+        JsonNode document = it.nextValue();
+        if (!isEmptyDocument(document)) {
+          documents.add(document);
+        }
+      }
+    }
+    if (documents.size() > 1) {
+      throw ControlPlaneException.validation(
+          "body",
+          "holds "
+              + documents.size()
+              + " YAML documents; this request takes exactly one (send each resource to its own"
+              + " URL)");
+    }
+    return documents.isEmpty() ? null : documents.get(0);
+  }
+
+  /** What YAML makes of a document with no content: null, or "" (YAMLFactory.builder()'s). */
+  private static boolean isEmptyDocument(JsonNode document) {
+    return document == null
+        || document.isNull()
+        || document.isMissingNode()
+        || (document.isTextual() && document.textValue().isEmpty());
   }
 
   /**

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /** Field-by-field mapping of each kind between its document and its record. */
 final class ResourceFields {
@@ -35,8 +34,6 @@ final class ResourceFields {
 
   static final int MAX_REPLICATION_FACTOR = 16;
   private static final int MAX_TEXT = 1024;
-  private static final Pattern HOST_PORT =
-      Pattern.compile("^[A-Za-z0-9._:\\[\\]-]{1,253}:[0-9]{1,5}$");
 
   private ResourceFields() {}
 
@@ -46,7 +43,7 @@ final class ResourceFields {
       case NAMESPACE -> readNamespace(metadata, doc, r);
       case STREAM -> readStream(metadata, doc, r);
       case SHARD_PLACEMENT -> readPlacement(metadata, doc, r);
-      case BROKER -> readBroker(metadata, doc, r);
+      case BROKER -> BrokerFields.read(metadata, doc, r);
     };
   }
 
@@ -60,7 +57,7 @@ final class ResourceFields {
     } else if (resource instanceof ShardPlacement p) {
       writePlacement(p, metadata, doc.putObject("spec"));
     } else {
-      writeBroker((Broker) resource, metadata, doc.putObject("spec"));
+      BrokerFields.write((Broker) resource, metadata, doc.putObject("spec"));
     }
   }
 
@@ -268,66 +265,7 @@ final class ResourceFields {
     }
   }
 
-  private static Broker readBroker(JsonNode md, JsonNode doc, FieldReader r) {
-    r.rejectUnknown(md, "metadata", Set.of("name", "version"));
-    String name = r.name(md, "name", "metadata.name", true);
-    JsonNode spec =
-        r.object(
-            doc,
-            "spec",
-            "spec",
-            true,
-            Set.of("address", "region", "availability_zone", "capacity", "status"));
-    String address = r.string(spec, "address", "spec.address", true);
-    if (address != null && !isHostPort(address)) {
-      r.error("spec.address", "must be host:port with a port from 1 to 65535");
-    }
-    String region = text(spec, "region", "spec.region", r);
-    String zone = text(spec, "availability_zone", "spec.availability_zone", r);
-    JsonNode cap =
-        r.object(spec, "capacity", "spec.capacity", false, Set.of("max_shards", "max_connections"));
-    Long maxShards =
-        r.integer(cap, "max_shards", "spec.capacity.max_shards", false, 0, Integer.MAX_VALUE);
-    Long maxConn =
-        r.integer(
-            cap, "max_connections", "spec.capacity.max_connections", false, 0, Integer.MAX_VALUE);
-    Broker.Status status =
-        r.enumValue(spec, "status", "spec.status", Broker.Status.class, Broker.Status.ACTIVE);
-    return new Broker(
-        name,
-        address,
-        region,
-        zone,
-        new Broker.Capacity(toInt(maxShards), toInt(maxConn)),
-        status,
-        0);
-  }
-
-  private static void writeBroker(Broker b, ObjectNode md, ObjectNode spec) {
-    md.put("name", b.name());
-    spec.put("address", b.address());
-    spec.put("region", b.region());
-    spec.put("availability_zone", b.availabilityZone());
-    ObjectNode cap = spec.putObject("capacity");
-    if (b.capacity().maxShards() != null) {
-      cap.put("max_shards", b.capacity().maxShards());
-    }
-    if (b.capacity().maxConnections() != null) {
-      cap.put("max_connections", b.capacity().maxConnections());
-    }
-    spec.put("status", b.status().wire());
-  }
-
-  /** Validates a broker address the way documents do, for the gRPC registration path. */
-  static boolean isHostPort(String address) {
-    if (address == null || !HOST_PORT.matcher(address).matches()) {
-      return false;
-    }
-    int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
-    return port >= 1 && port <= 65535;
-  }
-
-  private static String text(JsonNode parent, String field, String path, FieldReader r) {
+  static String text(JsonNode parent, String field, String path, FieldReader r) {
     String value = r.string(parent, field, path, false);
     if (value != null && value.length() > MAX_TEXT) {
       r.error(path, "must be at most " + MAX_TEXT + " characters");
@@ -342,7 +280,7 @@ final class ResourceFields {
     }
   }
 
-  private static Integer toInt(Long value) {
+  static Integer toInt(Long value) {
     return value == null ? null : value.intValue();
   }
 

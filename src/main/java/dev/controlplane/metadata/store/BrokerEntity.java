@@ -6,6 +6,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.ColumnTransformer;
 
 @Entity
 @Table(name = "brokers")
@@ -16,6 +17,10 @@ class BrokerEntity {
 
   @Column(name = "availability_zone")
   String availabilityZone;
+
+  /** A JSON object of strings (V5 migration). */
+  @ColumnTransformer(write = "?::jsonb")
+  String labels;
 
   @Column(name = "max_shards")
   Integer maxShards;
@@ -31,6 +36,7 @@ class BrokerEntity {
     address = b.address();
     region = b.region();
     availabilityZone = b.availabilityZone();
+    labels = LabelsJson.write(b.labels());
     maxShards = b.capacity().maxShards();
     maxConnections = b.capacity().maxConnections();
     status = b.status().wire();
@@ -43,6 +49,7 @@ class BrokerEntity {
         address,
         region,
         availabilityZone,
+        LabelsJson.read(labels),
         new Broker.Capacity(maxShards, maxConnections),
         WireEnum.fromWire(Broker.Status.class, status).orElseThrow(),
         version);

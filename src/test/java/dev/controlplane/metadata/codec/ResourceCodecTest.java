@@ -137,6 +137,7 @@ class ResourceCodecTest {
         "broker-1.internal:9092",
         "eu-west-1",
         "eu-west-1a",
+        new java.util.TreeMap<>(Map.of("rack", "r7", "topology.kubernetes.io/node", "n-12")),
         new Broker.Capacity(64, 10_000),
         Broker.Status.DRAINING,
         30);
@@ -222,6 +223,27 @@ class ResourceCodecTest {
   }
 
   // ---------------------------------------------------------------- reading valid documents
+
+  @Test
+  void aYamlBodyOfSeveralDocumentsIsRefusedNamingTheCount() {
+    String twoMore = STREAM_YAML + "\n---\n" + STREAM_YAML + "\n---\n" + STREAM_YAML;
+    ControlPlaneException e = assertValidationFailure(() -> yaml(twoMore));
+    assertThat(e.fieldErrors()).hasSize(1);
+    assertThat(e.fieldErrors().get(0).field()).isEqualTo("body");
+    assertThat(e.fieldErrors().get(0).message()).contains("holds 3 YAML documents");
+  }
+
+  @Test
+  void aTrailingDocumentMarkerAddsNoDocument() {
+    Resource read = codec.read(yaml(STREAM_YAML + "\n---\n"), ResourceKind.STREAM, NO_IDENTITY);
+    assertEquals(EXPECTED_STREAM, read);
+  }
+
+  @Test
+  void aYamlBodyWithALeadingDocumentMarkerIsOneDocument() {
+    Resource read = codec.read(yaml("---\n" + STREAM_YAML), ResourceKind.STREAM, NO_IDENTITY);
+    assertEquals(EXPECTED_STREAM, read);
+  }
 
   @Test
   void jsonStreamDocumentIsReadIntoTheStreamRecord() {
@@ -371,6 +393,42 @@ class ResourceCodecTest {
             fields(
                 assertValidationFailure(() -> codec.read(doc, ResourceKind.BROKER, NO_IDENTITY))))
         .containsExactly("spec.address");
+  }
+
+  private List<String> brokerLabelErrors(String labelsJson) {
+    JsonNode doc =
+        json(
+            "{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Broker\", \"metadata\": {\"name\": \"b1\"},"
+                + " \"spec\": {\"address\": \"h:1\", \"labels\": "
+                + labelsJson
+                + "}}");
+    return fields(assertValidationFailure(() -> codec.read(doc, ResourceKind.BROKER, NO_IDENTITY)));
+  }
+
+  @Test
+  void brokerLabelsOutsideTheirBoundsAreRejectedByKey() {
+    assertThat(brokerLabelErrors("{\"-rack\": \"r\"}")).containsExactly("spec.labels.-rack");
+    assertThat(brokerLabelErrors("{\"rack\": 7}")).containsExactly("spec.labels.rack");
+    assertThat(brokerLabelErrors("{\"rack\": \"" + "x".repeat(257) + "\"}"))
+        .containsExactly("spec.labels.rack");
+    assertThat(brokerLabelErrors("{\"rack\": \"a\\u0007b\"}")).containsExactly("spec.labels.rack");
+    assertThat(brokerLabelErrors("{\"" + "k".repeat(129) + "\": \"v\"}")).hasSize(1);
+    assertThat(brokerLabelErrors("[\"rack\"]")).containsExactly("spec.labels");
+    StringBuilder many = new StringBuilder("{");
+    for (int i = 0; i < 33; i++) {
+      many.append(i == 0 ? "" : ",").append("\"k").append(i).append("\": \"v\"");
+    }
+    assertThat(brokerLabelErrors(many.append("}").toString())).containsExactly("spec.labels");
+  }
+
+  @Test
+  void brokerLabelsAreReadSortedByKey() {
+    JsonNode doc =
+        json(
+            "{\"apiVersion\": \"controlplane/v1\", \"kind\": \"Broker\", \"metadata\": {\"name\": \"b1\"},"
+                + " \"spec\": {\"address\": \"h:1\", \"labels\": {\"z\": \"1\", \"a\": \"\"}}}");
+    Broker b = (Broker) codec.read(doc, ResourceKind.BROKER, NO_IDENTITY);
+    assertThat(b.labels()).containsExactly(Map.entry("a", ""), Map.entry("z", "1"));
   }
 
   // ---------------------------------------------------------------- round trips

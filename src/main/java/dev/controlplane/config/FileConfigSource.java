@@ -1,0 +1,127 @@
+package dev.controlplane.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+
+/**
+ * The YAML configuration file named by {@code SERVICE_CONTROLPLANE_CONFIG_FILE}: one flat mapping
+ * whose keys are the settings' names without the {@code SERVICE_CONTROLPLANE_} prefix, in lower
+ * case ({@code oidc_allowed_algorithms}, {@code heartbeat_interval}, {@code bootstrap_enabled}); a
+ * list is a comma-separated value. Its ordinal, {@value #ORDINAL}, is below the environment's (300)
+ * and system properties' (400), so either overrides the file.
+ *
+ * <p>A source cannot stop MicroProfile Config from starting, so a file that cannot be read, is not
+ * a mapping, or holds an unknown key yields no values and records the problem; {@link
+ * #requireValid()} turns it into the one-line start-up failure.
+ */
+public final class FileConfigSource implements ConfigSource {
+
+  static final int ORDINAL = 250;
+  static final String ENV = "SERVICE_CONTROLPLANE_CONFIG_FILE";
+  static final String PROPERTY = "service.controlplane.config.file";
+
+  private final Optional<Path> file;
+  private final Map<String, String> properties;
+  private final Optional<String> problem;
+
+  public FileConfigSource() {
+    this(configuredPath());
+  }
+
+  FileConfigSource(Optional<Path> file) {
+    this.file = file;
+    Map<String, String> read = Map.of();
+    String failure = null;
+    if (file.isPresent()) {
+      try {
+        read = FileSettings.toProperties(file.get(), parse(file.get()));
+      } catch (InvalidSettingException e) {
+        failure = e.getMessage();
+      }
+    }
+    this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(read));
+    this.problem = Optional.ofNullable(failure);
+  }
+
+  private static Optional<Path> configuredPath() {
+    String path = System.getProperty(PROPERTY);
+    if (path == null || path.isBlank()) {
+      path = System.getenv(ENV);
+    }
+    return path == null || path.isBlank() ? Optional.empty() : Optional.of(Path.of(path.trim()));
+  }
+
+  private static JsonNode parse(Path file) {
+    try {
+      JsonNode tree = new ObjectMapper(new YAMLFactory()).readTree(Files.readAllBytes(file));
+      return tree == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : tree;
+    } catch (IOException e) {
+      String where =
+          e instanceof com.fasterxml.jackson.core.JsonProcessingException p
+                  && p.getLocation() != null
+              ? " (line " + p.getLocation().getLineNr() + ")"
+              : "";
+      throw new InvalidSettingException(
+          "config file "
+              + file
+              + " ("
+              + ENV
+              + ") cannot be read"
+              + where
+              + ": "
+              + e.getClass().getSimpleName()
+              + (e instanceof com.fasterxml.jackson.core.JsonProcessingException
+                  ? ", it is not valid YAML"
+                  : " " + e.getMessage()));
+    }
+  }
+
+  /** Fails the start when the configuration file was named but could not be used. */
+  public static void requireValid() {
+    for (ConfigSource source : ConfigProvider.getConfig().getConfigSources()) {
+      if (source instanceof FileConfigSource f && f.problem.isPresent()) {
+        throw new InvalidSettingException(f.problem.get());
+      }
+    }
+  }
+
+  Optional<String> problem() {
+    return problem;
+  }
+
+  @Override
+  public Set<String> getPropertyNames() {
+    return properties.keySet();
+  }
+
+  @Override
+  public Map<String, String> getProperties() {
+    return properties;
+  }
+
+  @Override
+  public String getValue(String propertyName) {
+    return properties.get(propertyName);
+  }
+
+  @Override
+  public String getName() {
+    return file.map(f -> "config file " + f).orElse("config file (none)");
+  }
+
+  @Override
+  public int getOrdinal() {
+    return ORDINAL;
+  }
+}

@@ -1,0 +1,173 @@
+package dev.controlplane.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.controlplane.it.support.Ports;
+import dev.controlplane.it.support.ServerProcess;
+import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node that cannot run ends its process: exit status 3, one log line naming the environment
+ * variable, file key or port, well within a minute of being started, and liveness never UP
+ * meanwhile.
+ */
+class StartupFailureIT {
+
+  private static final Duration EXIT_WITHIN = Duration.ofSeconds(60);
+  private static final String CANNOT_RUN = "control plane cannot run: ";
+
+  private record Outcome(int exit, Duration took, String log, List<Integer> liveness) {}
+
+  private static Map<String, String> environment(int http, int grpc) throws Exception {
+    String db = TestDatabase.url(TestDatabase.name() + "_empty");
+    TestDatabase.reset(db);
+    var env = SharedServer.baseEnvironment(http, grpc, db);
+    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
+    return env;
+  }
+
+  /** Starts a node, polls its liveness until it exits, and returns how it ended. */
+  private static Outcome run(String name, Map<String, String> env) throws Exception {
+    int http = Integer.parseInt(env.get("SERVICE_CONTROLPLANE_HTTP_PORT"));
+    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+    List<Integer> liveness = new ArrayList<>();
+    long started = System.nanoTime();
+    try (ServerProcess node = new ServerProcess(name, env).start()) {
+      while (node.isAlive() && System.nanoTime() - started < EXIT_WITHIN.toNanos()) {
+        liveness.add(live(client, http));
+        Thread.sleep(200);
+      }
+      int exit = node.awaitExit(Duration.ofSeconds(5));
+      return new Outcome(
+          exit, Duration.ofNanos(System.nanoTime() - started), node.logText(), liveness);
+    }
+  }
+
+  private static int live(HttpClient client, int port) {
+    try {
+      return client
+          .send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/live"))
+                  .timeout(Duration.ofSeconds(1))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private static void assertEndedWith(Outcome outcome, String... fragments) {
+    assertThat(outcome.exit()).as(outcome.log()).isEqualTo(3);
+    assertThat(outcome.took()).isLessThan(EXIT_WITHIN);
+    String line = outcome.log().lines().filter(l -> l.contains(CANNOT_RUN)).findFirst().orElse("");
+    assertThat(line).as("the one line that says why, in:\n" + outcome.log()).contains(fragments);
+  }
+
+  private static void assertNeverLive(Outcome outcome) {
+    assertThat(outcome.liveness())
+        .as("liveness while the node had not started")
+        .doesNotContain(200);
+  }
+
+  @Test
+  void anIntegerSettingThatDoesNotParseEndsTheProcessNamingTheVariable() throws Exception {
+    var env = environment(Ports.free(), Ports.free());
+    env.put("SERVICE_CONTROLPLANE_WATCH_WINDOW", "ten");
+    Outcome outcome = run("bad-integer", env);
+    assertEndedWith(outcome, "SERVICE_CONTROLPLANE_WATCH_WINDOW = 'ten'", "not an integer");
+    assertNeverLive(outcome);
+  }
+
+  @Test
+  void aDurationThatDoesNotParseEndsTheProcessNamingTheVariable() throws Exception {
+    var env = environment(Ports.free(), Ports.free());
+    env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "5 seconds");
+    Outcome outcome = run("bad-duration", env);
+    assertEndedWith(outcome, "SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL = '5 seconds'");
+    assertNeverLive(outcome);
+  }
+
+  @Test
+  void aMissingKeyEncryptionKeyEndsTheProcessNamingTheVariable() throws Exception {
+    var env = environment(Ports.free(), Ports.free());
+    env.remove("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY");
+    Outcome outcome = run("no-kek", env);
+    assertEndedWith(outcome, "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not set");
+    assertNeverLive(outcome);
+  }
+
+  @Test
+  void anUnknownKeyInTheConfigFileEndsTheProcessNamingFileAndKey() throws Exception {
+    Path file = configFile("heartbeat_interval: 2s\nheartbeat_intervall: 3s\n");
+    Outcome outcome = run("config-unknown-key", withConfigFile(file));
+    assertEndedWith(outcome, "config file " + file, "'heartbeat_intervall'");
+    assertNeverLive(outcome);
+  }
+
+  @Test
+  void aConfigFileThatIsNotYamlEndsTheProcessNamingTheFile() throws Exception {
+    Path file = configFile("oidc_allowed_algorithms: [RS256\n");
+    Outcome outcome = run("config-malformed", withConfigFile(file));
+    assertEndedWith(outcome, "config file " + file, "not valid YAML");
+    assertNeverLive(outcome);
+  }
+
+  private static Path configFile(String yaml) throws IOException {
+    Path file = Files.createTempFile("controlplane-", ".yaml");
+    Files.writeString(file, yaml);
+    return file;
+  }
+
+  private static Map<String, String> withConfigFile(Path file) throws Exception {
+    var env = environment(Ports.free(), Ports.free());
+    env.put("SERVICE_CONTROLPLANE_CONFIG_FILE", file.toString());
+    return env;
+  }
+
+  @Test
+  void aBusyGrpcPortEndsTheProcessNamingThePort() throws Exception {
+    try (ServerSocket taken = listen(Ports.free())) {
+      int grpc = taken.getLocalPort();
+      Outcome outcome = run("busy-grpc", environment(Ports.free(), grpc));
+      assertEndedWith(
+          outcome, "127.0.0.1:" + grpc, "SERVICE_CONTROLPLANE_GRPC_PORT", "cannot listen for gRPC");
+      assertNeverLive(outcome);
+    }
+  }
+
+  @Test
+  void aBusyHttpPortEndsTheProcessNamingThePort() throws Exception {
+    try (ServerSocket taken = listen(Ports.free())) {
+      int http = taken.getLocalPort();
+      Outcome outcome = run("busy-http", environment(http, Ports.free()));
+      assertEndedWith(outcome, "HTTP port 127.0.0.1:" + http, "SERVICE_CONTROLPLANE_HTTP_PORT");
+    }
+  }
+
+  /** A socket that holds the port: connections queue in its backlog and are never answered. */
+  private static ServerSocket listen(int port) throws IOException {
+    ServerSocket socket = new ServerSocket();
+    socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+    return socket;
+  }
+}
