@@ -9,6 +9,7 @@ import dev.controlplane.cluster.NodeLeadership;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.config.Settings;
+import dev.controlplane.config.TlsConfig;
 import dev.controlplane.db.SchemaMigrations;
 import dev.controlplane.error.PortUnavailableException;
 import dev.controlplane.grpc.GrpcServer;
@@ -20,6 +21,7 @@ import dev.controlplane.metadata.log.RetentionTrimmer;
 import dev.controlplane.metadata.snapshot.SnapshotService;
 import dev.controlplane.metadata.watch.ChangeNotificationListener;
 import dev.controlplane.metadata.watch.WatchHub;
+import dev.controlplane.tls.TransportSecurity;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -56,6 +58,7 @@ public class ServiceLifecycle {
   @Inject dev.controlplane.metadata.codec.ResourceCodec codec;
   @Inject dev.controlplane.auth.ServiceTokens serviceTokens;
   @Inject AuthConfig authConfig;
+  @Inject TlsConfig tlsConfig;
   @Inject KeyRotation keyRotation;
   @Inject BootstrapService bootstrapService;
   @Inject dev.controlplane.write.WritePipeline pipeline;
@@ -71,11 +74,14 @@ public class ServiceLifecycle {
   private LeaderDuties duties;
   private GrpcServer grpc;
   private BootstrapListener bootstrap;
+  private TransportSecurity tls;
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
     try {
       config.validate();
       authConfig.validate();
+      tlsConfig.validate();
+      tls = TransportSecurity.open(tlsConfig.settings());
       warnAboutMissingCredentials();
       new SchemaMigrations(directDataSource).prepare(config.dbMigrate());
       state.schemaValid();
@@ -101,9 +107,10 @@ public class ServiceLifecycle {
               codec);
       duties.every(
           authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
-      grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin);
+      grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin, tls);
       grpc.start();
       startBootstrap();
+      tls.warnAboutSettings(config.brokerToken().isPresent());
       state.started();
       checkHttpListener();
       LOG.info("control plane node " + config.nodeId() + " started");
@@ -123,7 +130,7 @@ public class ServiceLifecycle {
           "SERVICE_CONTROLPLANE_OPERATOR_TOKEN is not set: only tenants' service tokens can"
               + " administer, and GET /v1/tenants is refused to everybody but brokers");
     }
-    if (config.brokerToken().isEmpty()) {
+    if (config.brokerToken().isEmpty() && !tls.settings().mtlsEnabled()) {
       LOG.warning(
           "SERVICE_CONTROLPLANE_BROKER_TOKEN is not set: every broker RPC (RegisterBroker,"
               + " ReportHealth, GetSnapshot, WatchUpdates) is refused with UNAUTHENTICATED");
@@ -137,6 +144,7 @@ public class ServiceLifecycle {
             config.httpPort(),
             listenerIdentity.token(),
             "SERVICE_CONTROLPLANE_HTTP_PORT",
+            tls.selfCheckContext(),
             problem -> {
               state.stopping();
               FatalStop.because(new PortUnavailableException(problem, null));
@@ -153,7 +161,11 @@ public class ServiceLifecycle {
     try {
       bootstrap =
           new BootstrapListener(
-              bindAddr, authConfig.bootstrapToken().orElseThrow(), bootstrapService, threads);
+              bindAddr,
+              authConfig.bootstrapToken().orElseThrow(),
+              bootstrapService,
+              threads,
+              tls.bootstrapContext());
     } catch (java.io.UncheckedIOException e) {
       throw new PortUnavailableException(
           e.getMessage() + " (SERVICE_BOOTSTRAP_BIND_ADDR): " + e.getCause().getMessage(), e);
@@ -167,6 +179,9 @@ public class ServiceLifecycle {
     state.stopping();
     if (bootstrap != null) {
       bootstrap.stop();
+    }
+    if (tls != null) {
+      tls.close();
     }
     if (grpc != null) {
       grpc.stop();
@@ -184,7 +199,7 @@ public class ServiceLifecycle {
 
   private void startLeadership() {
     try {
-      leadership.start();
+      leadership.start(tls.clusterContext());
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {

@@ -29,8 +29,12 @@ public class NodeLeadership implements Leadership {
   private volatile Leadership delegate = new SingleNodeLeadership("", "", "");
   private RaftLeadership raft;
 
-  /** Claims leadership (single node) or joins the Raft cluster; runs during application start. */
-  public void start() throws Exception {
+  /**
+   * Claims leadership (single node) or joins the Raft cluster; runs during application start.
+   *
+   * @param clusterTls TLS for the traffic between members, if configured
+   */
+  public void start(java.util.Optional<javax.net.ssl.SSLContext> clusterTls) throws Exception {
     TermStore terms = new TermStore(directDataSource);
     metrics.register(this);
     ClusterMembers members = config.clusterMembers();
@@ -51,7 +55,8 @@ public class NodeLeadership implements Leadership {
             config.advertisedGrpc(),
             members,
             config.raftDataDir(),
-            config.raftFailureTimeout());
+            config.raftFailureTimeout(),
+            clusterTls);
     raft = new RaftLeadership(settings, terms, metrics);
     delegate = raft;
     raft.start();

@@ -74,7 +74,12 @@ public final class RaftLeadership implements Leadership {
     this.terms = terms;
     this.events = events;
     this.raft =
-        RaftStack.create(settings.members(), nodeId, settings.dataDir(), settings.failureTimeout());
+        RaftStack.create(
+            settings.members(),
+            nodeId,
+            settings.dataDir(),
+            settings.failureTimeout(),
+            settings.transportTls());
     this.propagation = new LeaderPropagation(nodeId, raft, settings.failureTimeout());
     this.contact = raft.channel().getProtocolStack().findProtocol(MajorityContact.class);
     this.failureTimeoutNanos = settings.failureTimeout().toNanos();

@@ -46,7 +46,11 @@ final class RaftStack {
   private RaftStack() {}
 
   static RaftHandle create(
-      ClusterMembers members, String nodeId, Path dataDir, Duration failureTimeout)
+      ClusterMembers members,
+      String nodeId,
+      Path dataDir,
+      Duration failureTimeout,
+      java.util.Optional<javax.net.ssl.SSLContext> tls)
       throws Exception {
     org.jgroups.logging.LogFactory.useJdkLogger(true);
     Files.createDirectories(dataDir);
@@ -72,7 +76,7 @@ final class RaftStack {
     InetAddress host = InetAddress.getByName(members.address(nodeId).getHostString());
     List<Protocol> stack =
         List.of(
-            transport(members.address(nodeId)),
+            transport(members.address(nodeId), tls),
             // A thread handling an incoming message never blocks on a send (JGRP-2772).
             new NON_BLOCKING_SENDS(),
             new MajorityContact(),
@@ -103,8 +107,19 @@ final class RaftStack {
    * it opens: no port range (so peers find it) and no wildcard (nothing listens on other
    * interfaces, and a firewall rule on the address cuts all of the node's cluster traffic).
    */
-  private static TCP transport(InetSocketAddress self) throws Exception {
+  private static TCP transport(
+      InetSocketAddress self, java.util.Optional<javax.net.ssl.SSLContext> tls) throws Exception {
     TCP tcp = new TCP();
+    // TLS on every member-to-member connection, both sides presenting a certificate of the
+    // cluster CA (JGroups' own TLS support, given the service's reloading SSLContext).
+    tls.ifPresent(
+        context ->
+            tcp.tls(
+                new org.jgroups.util.TLS()
+                    .enabled(true)
+                    .setSSLContext(context)
+                    .setProtocols(dev.controlplane.tls.TransportSecurity.PROTOCOLS.clone())
+                    .setClientAuth(org.jgroups.util.TLSClientAuth.NEED)));
     InetAddress host = InetAddress.getByName(self.getHostString());
     tcp.setBindAddr(host);
     tcp.setValue("client_bind_addr", host);

@@ -138,12 +138,16 @@ public class ControlPlaneConfig {
 
   /**
    * Where clients reach this node's HTTP API, as a base URL; defaults to the bind host and port (a
-   * wildcard bind host advertises 127.0.0.1, so set it when clients come from other machines).
+   * wildcard bind host advertises 127.0.0.1, so set it when clients come from other machines). The
+   * scheme is https when the port serves TLS, which the environment variable alone decides
+   * (TlsConfig: Liberty reads it from there).
    */
   public String advertisedHttp() {
+    String tlsCert = System.getenv("SERVICE_CONTROLPLANE_TLS_CERT_PATH");
+    String scheme = tlsCert == null || tlsCert.isBlank() ? "http" : "https";
     return advertisedHttp
         .filter(s -> !s.isBlank())
-        .orElse("http://" + advertisedHost() + ":" + httpPort());
+        .orElse(scheme + "://" + advertisedHost() + ":" + httpPort());
   }
 
   /** Where brokers reach this node's gRPC API ({@code host:port}). */

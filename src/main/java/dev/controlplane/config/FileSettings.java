@@ -24,7 +24,15 @@ final class FileSettings {
    * them.
    */
   static final Set<String> ENVIRONMENT_ONLY =
-      Set.of("http_port", "bind_host", "db_url", "db_user", "db_password", "db_pool_size");
+      Set.of(
+          "http_port",
+          "bind_host",
+          "db_url",
+          "db_user",
+          "db_password",
+          "db_pool_size",
+          "tls_cert_path",
+          "log_format");
 
   private static final String GENERAL = "service.controlplane.";
   private static final String BOOTSTRAP = "service.bootstrap.";
@@ -49,7 +57,7 @@ final class FileSettings {
             file,
             "key '"
                 + key
-                + "' cannot be set in the file: Liberty's listener and pools read it only from"
+                + "' cannot be set in the file: Liberty (listener, pools, log) reads it only from"
                 + " the environment variable "
                 + Settings.envName(GENERAL + key.replace('_', '.')));
       }
@@ -95,7 +103,8 @@ final class FileSettings {
   /** File keys of every setting declared with @ConfigProperty in this package. */
   static Set<String> knownKeys() {
     Set<String> keys = new TreeSet<>();
-    for (Class<?> settings : new Class<?>[] {ControlPlaneConfig.class, AuthConfig.class}) {
+    for (Class<?> settings :
+        new Class<?>[] {ControlPlaneConfig.class, AuthConfig.class, TlsConfig.class}) {
       for (Field field : settings.getDeclaredFields()) {
         ConfigProperty p = field.getAnnotation(ConfigProperty.class);
         if (p != null) {

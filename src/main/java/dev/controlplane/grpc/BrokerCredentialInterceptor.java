@@ -1,5 +1,9 @@
 package dev.controlplane.grpc;
 
+import dev.controlplane.tls.BrokerCertificates;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -7,13 +11,20 @@ import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.Optional;
 import java.util.Set;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 
 /**
- * Requires the broker credential ({@code authorization: Bearer
- * <SERVICE_CONTROLPLANE_BROKER_TOKEN>}) on the broker-facing services. Compared in constant time;
- * with no token configured every call is refused, so an unconfigured control plane never serves
+ * Authenticates broker-facing services. With mutual TLS a client certificate (verified against the
+ * CA during the handshake) identifies the broker by its common name, which must be allowed; the
+ * name is put in {@link #CERTIFIED_BROKER} so RPCs can insist a broker speaks only for itself.
+ * Without a certificate, and unless certificates are required, the shared broker credential ({@code
+ * authorization: Bearer <SERVICE_CONTROLPLANE_BROKER_TOKEN>}) is compared in constant time; with no
+ * token configured every such call is refused, so an unconfigured control plane never serves
  * metadata to anyone.
  */
 final class BrokerCredentialInterceptor implements ServerInterceptor {
@@ -21,12 +32,21 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
   static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
+  /** The broker a verified client certificate names; unset for token-authenticated calls. */
+  static final Context.Key<String> CERTIFIED_BROKER = Context.key("controlplane-certified-broker");
+
   private final Optional<byte[]> expected;
   private final Set<String> guardedServices;
+  private final BrokerCertificates certificates;
 
-  BrokerCredentialInterceptor(Optional<String> token, Set<String> guardedServices) {
-    this.expected = token.map(t -> ("Bearer " + t).getBytes(StandardCharsets.UTF_8));
+  BrokerCredentialInterceptor(
+      Optional<String> token, Set<String> guardedServices, BrokerCertificates certificates) {
+    this.expected =
+        certificates.required()
+            ? Optional.empty()
+            : token.map(t -> ("Bearer " + t).getBytes(StandardCharsets.UTF_8));
     this.guardedServices = guardedServices;
+    this.certificates = certificates;
   }
 
   @Override
@@ -35,20 +55,69 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
     if (!guardedServices.contains(call.getMethodDescriptor().getServiceName())) {
       return next.startCall(call, headers);
     }
+    if (certificates.enabled()) {
+      Optional<X509Certificate> peer = peerCertificate(call);
+      if (peer.isPresent()) {
+        return certified(call, headers, next, peer.get());
+      }
+      if (certificates.required()) {
+        return refuse(
+            call,
+            Status.UNAUTHENTICATED,
+            "broker RPCs need a client certificate (SERVICE_CONTROLPLANE_MTLS_ENABLED)");
+      }
+    }
     String presented = headers.get(AUTHORIZATION);
     if (expected.isEmpty()) {
       return refuse(
-          call, "broker RPCs are disabled: SERVICE_CONTROLPLANE_BROKER_TOKEN is not configured");
+          call,
+          Status.UNAUTHENTICATED,
+          "broker RPCs are disabled: SERVICE_CONTROLPLANE_BROKER_TOKEN is not configured");
     }
     if (presented == null
         || !MessageDigest.isEqual(expected.get(), presented.getBytes(StandardCharsets.UTF_8))) {
-      return refuse(call, "missing or invalid broker credential");
+      return refuse(call, Status.UNAUTHENTICATED, "missing or invalid broker credential");
     }
     return next.startCall(call, headers);
   }
 
-  private static <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, String why) {
-    call.close(Status.UNAUTHENTICATED.withDescription(why), new Metadata());
+  private <Q, R> ServerCall.Listener<Q> certified(
+      ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next, X509Certificate cert) {
+    Optional<String> name = BrokerCertificates.commonName(cert);
+    if (name.isEmpty()) {
+      return refuse(
+          call, Status.PERMISSION_DENIED, "the client certificate's subject has no common name");
+    }
+    if (!certificates.allowed(name.get())) {
+      return refuse(
+          call,
+          Status.PERMISSION_DENIED,
+          "client certificate common name '"
+              + name.get()
+              + "' is not in SERVICE_CONTROLPLANE_MTLS_ALLOWED_COMMON_NAMES");
+    }
+    Context context = Context.current().withValue(CERTIFIED_BROKER, name.get());
+    return Contexts.interceptCall(context, call, headers, next);
+  }
+
+  private static Optional<X509Certificate> peerCertificate(ServerCall<?, ?> call) {
+    SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
+    if (session == null) {
+      return Optional.empty();
+    }
+    try {
+      Certificate[] chain = session.getPeerCertificates();
+      return chain.length > 0 && chain[0] instanceof X509Certificate x509
+          ? Optional.of(x509)
+          : Optional.empty();
+    } catch (SSLPeerUnverifiedException noCertificate) {
+      return Optional.empty();
+    }
+  }
+
+  private static <Q, R> ServerCall.Listener<Q> refuse(
+      ServerCall<Q, R> call, Status status, String why) {
+    call.close(status.withDescription(why), new Metadata());
     return new ServerCall.Listener<>() {};
   }
 }

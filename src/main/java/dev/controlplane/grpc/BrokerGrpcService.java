@@ -13,6 +13,7 @@ import dev.controlplane.proto.v1.RegisterBrokerResponse;
 import dev.controlplane.proto.v1.ReportHealthRequest;
 import dev.controlplane.proto.v1.ReportHealthResponse;
 import dev.controlplane.proto.v1.ShardStatus;
+import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.List;
@@ -35,6 +36,7 @@ final class BrokerGrpcService extends BrokerServiceGrpc.BrokerServiceImplBase {
   public void registerBroker(
       RegisterBrokerRequest request, StreamObserver<RegisterBrokerResponse> out) {
     try {
+      requireSelf(request.getBrokerId());
       var capacity = request.getCapacity();
       Registered registered =
           registry.register(
@@ -61,6 +63,7 @@ final class BrokerGrpcService extends BrokerServiceGrpc.BrokerServiceImplBase {
       if (!Names.isValid(request.getBrokerId())) {
         throw ControlPlaneException.validation("broker_id", "must be " + Names.RULE);
       }
+      requireSelf(request.getBrokerId());
       Registered registered = registry.reportHealth(toReport(request));
       out.onNext(
           ReportHealthResponse.newBuilder()
@@ -71,6 +74,24 @@ final class BrokerGrpcService extends BrokerServiceGrpc.BrokerServiceImplBase {
       out.onCompleted();
     } catch (RuntimeException e) {
       out.onError(GrpcStatus.of(e));
+    }
+  }
+
+  /**
+   * Under mutual TLS a broker speaks only for itself: its certificate's common name is its id, so a
+   * certified broker cannot register or report health as another one.
+   */
+  private static void requireSelf(String brokerId) {
+    String certified = BrokerCredentialInterceptor.CERTIFIED_BROKER.get();
+    if (certified != null && !certified.equals(brokerId)) {
+      throw Status.PERMISSION_DENIED
+          .withDescription(
+              "the client certificate identifies broker '"
+                  + certified
+                  + "', which may register and report only as itself, not as '"
+                  + brokerId
+                  + "'")
+          .asRuntimeException();
     }
   }
 

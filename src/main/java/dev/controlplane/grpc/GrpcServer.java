@@ -8,8 +8,12 @@ import dev.controlplane.metadata.watch.WatchHub;
 import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.BrokerServiceGrpc;
 import dev.controlplane.proto.v1.MetadataServiceGrpc;
+import dev.controlplane.tls.TransportSecurity;
+import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
+import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptor;
+import io.grpc.TlsServerCredentials;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
@@ -48,7 +52,8 @@ public final class GrpcServer {
       SnapshotService snapshots,
       WatchHub hub,
       BrokerRegistry brokers,
-      AdminServices admin) {
+      AdminServices admin,
+      TransportSecurity tls) {
     // Plain daemon threads for the event loops: Liberty holds back managed threads created while
     // the application starts, and binding the port must happen during start.
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
@@ -58,7 +63,8 @@ public final class GrpcServer {
     this.address = config.bindHost() + ":" + config.grpcPort();
     var guarded = Set.of(MetadataServiceGrpc.SERVICE_NAME, BrokerServiceGrpc.SERVICE_NAME);
     this.server =
-        NettyServerBuilder.forAddress(new InetSocketAddress(config.bindHost(), config.grpcPort()))
+        NettyServerBuilder.forAddress(
+                new InetSocketAddress(config.bindHost(), config.grpcPort()), credentials(tls))
             .bossEventLoopGroup(boss)
             .workerEventLoopGroup(workers)
             .channelType(NioServerSocketChannel.class)
@@ -66,7 +72,8 @@ public final class GrpcServer {
             .permitKeepAliveTime(10, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
             .maxInboundMessageSize(4 * 1024 * 1024)
-            .intercept(new BrokerCredentialInterceptor(config.brokerToken(), guarded))
+            .intercept(
+                new BrokerCredentialInterceptor(config.brokerToken(), guarded, tls.brokers()))
             .intercept(adminAuth)
             .addService(new MetadataGrpcService(snapshots, hub, config.snapshotChunkBytes()))
             .addService(new BrokerGrpcService(brokers, config.heartbeatInterval()))
@@ -75,6 +82,23 @@ public final class GrpcServer {
             .addService(ProtoReflectionServiceV1.newInstance())
             .addService(v1alphaReflection())
             .build();
+  }
+
+  /**
+   * TLS from the node's reloading key manager; with mutual TLS, client certificates are requested
+   * and verified against the broker CA but not required by the handshake, so admin clients with a
+   * bearer token need none: the broker services demand one ({@link BrokerCredentialInterceptor}).
+   */
+  private static ServerCredentials credentials(TransportSecurity tls) {
+    if (!tls.enabled()) {
+      return InsecureServerCredentials.create();
+    }
+    var builder = TlsServerCredentials.newBuilder().keyManager(tls.keyManager());
+    tls.trustManager()
+        .ifPresent(
+            trust ->
+                builder.trustManager(trust).clientAuth(TlsServerCredentials.ClientAuth.OPTIONAL));
+    return builder.build();
   }
 
   /**

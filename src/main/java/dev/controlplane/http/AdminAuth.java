@@ -28,6 +28,7 @@ import java.util.Optional;
 public class AdminAuth {
 
   @Inject ControlPlaneConfig config;
+  @Inject dev.controlplane.config.TlsConfig tlsConfig;
   @Inject ServiceTokens tokens;
 
   /** The permissions the caller holds in {@code tenant}. */
@@ -110,7 +111,8 @@ public class AdminAuth {
 
   /** The operator token or the broker credential: both read every tenant's metadata. */
   private boolean isPlatformCredential(String authorization) {
-    return isOperator(authorization) || presents(config.brokerToken(), authorization);
+    return isOperator(authorization)
+        || (tlsConfig.sharedBrokerTokenAccepted() && presents(config.brokerToken(), authorization));
   }
 
   private static boolean presents(Optional<String> secret, String authorization) {

@@ -4,11 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import dev.controlplane.auth.IssuerRecord;
 import dev.controlplane.bootstrap.BootstrapService;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.error.Failures;
+import dev.controlplane.tls.TransportSecurity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -18,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -25,6 +30,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 
 /**
  * The bootstrap listener: its own socket ({@code SERVICE_BOOTSTRAP_BIND_ADDR}), created only when
@@ -68,17 +75,40 @@ public final class BootstrapListener {
    * Binds at once (on the calling thread); requests run on {@code threads} (managed: they use JPA).
    */
   public BootstrapListener(
-      String bindAddr, String token, BootstrapService service, ThreadFactory threads) {
+      String bindAddr,
+      String token,
+      BootstrapService service,
+      ThreadFactory threads,
+      Optional<SSLContext> tls) {
     this.secret = token.getBytes(StandardCharsets.UTF_8);
     this.service = service;
     this.executor = Executors.newFixedThreadPool(WORKERS, threads);
     try {
-      server = HttpServer.create(address(bindAddr), 64);
+      server =
+          tls.isPresent()
+              ? https(address(bindAddr), tls.get())
+              : HttpServer.create(address(bindAddr), 64);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot listen for bootstrap on " + bindAddr, e);
     }
     server.createContext("/", this::handle);
     server.setExecutor(executor);
+  }
+
+  /** The node's TLS identity (reloaded with it), TLS 1.3 preferred, 1.2 accepted. */
+  private static HttpServer https(InetSocketAddress address, SSLContext context)
+      throws IOException {
+    HttpsServer https = HttpsServer.create(address, 64);
+    https.setHttpsConfigurator(
+        new HttpsConfigurator(context) {
+          @Override
+          public void configure(HttpsParameters params) {
+            SSLParameters ssl = context.getDefaultSSLParameters();
+            ssl.setProtocols(TransportSecurity.PROTOCOLS);
+            params.setSSLParameters(ssl);
+          }
+        });
+    return https;
   }
 
   public void start() {

@@ -35,15 +35,27 @@ public final class HttpListenerCheck {
   private final String token;
   private final String setting;
   private final Consumer<String> onFailure;
-  private final HttpClient client =
-      HttpClient.newBuilder()
-          .connectTimeout(Duration.ofSeconds(1))
-          .version(HttpClient.Version.HTTP_1_1)
-          .build();
+  private final HttpClient client;
 
+  /**
+   * @param tls with TLS on, a context trusting exactly this node's own certificate: the port speaks
+   *     HTTPS, and the address checked need not be a name the certificate carries
+   */
   public HttpListenerCheck(
-      String host, int port, String token, String setting, Consumer<String> onFailure) {
-    this.target = URI.create("http://" + host + ":" + port + "/");
+      String host,
+      int port,
+      String token,
+      String setting,
+      java.util.Optional<javax.net.ssl.SSLContext> tls,
+      Consumer<String> onFailure) {
+    var builder =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(1))
+            .version(HttpClient.Version.HTTP_1_1);
+    tls.ifPresent(builder::sslContext);
+    this.client = builder.build();
+    this.target =
+        URI.create((tls.isPresent() ? "https" : "http") + "://" + host + ":" + port + "/");
     this.token = token;
     this.setting = setting;
     this.onFailure = onFailure;

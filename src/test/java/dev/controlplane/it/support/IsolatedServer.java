@@ -59,6 +59,10 @@ public final class IsolatedServer implements AutoCloseable {
     return httpPort;
   }
 
+  public ServerProcess process() {
+    return process;
+  }
+
   public int bootstrapPort() {
     return bootstrapPort;
   }

@@ -59,11 +59,19 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Waits until /health/ready says UP; fails with the log's tail when the process dies first. */
   public ServerProcess awaitReady(Duration timeout) throws Exception {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    var builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1));
+    String tlsCert = env.get("SERVICE_CONTROLPLANE_TLS_CERT_PATH");
+    if (tlsCert != null) { // a TLS node: trust exactly the certificate it was given
+      builder.sslContext(Certificates.trusting(Path.of(tlsCert)));
+    }
+    HttpClient http = builder.build();
     Instant deadline = Instant.now().plus(timeout);
     URI ready =
         URI.create(
-            "http://127.0.0.1:" + env.get("SERVICE_CONTROLPLANE_HTTP_PORT") + "/health/ready");
+            (tlsCert != null ? "https" : "http")
+                + "://127.0.0.1:"
+                + env.get("SERVICE_CONTROLPLANE_HTTP_PORT")
+                + "/health/ready");
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
         throw new IllegalStateException(

@@ -208,8 +208,33 @@ public final class TestCluster implements AutoCloseable {
       return Integer.parseInt(env.get("SERVICE_CONTROLPLANE_GRPC_PORT"));
     }
 
+    /** The environment variable {@code name} the node was started with. */
+    public String setting(String name) {
+      return env.get(name);
+    }
+
     public String httpUrl() {
-      return "http://127.0.0.1:" + httpPort();
+      return (tlsCert() != null ? "https" : "http") + "://127.0.0.1:" + httpPort();
+    }
+
+    private String tlsCert() {
+      return env.get("SERVICE_CONTROLPLANE_TLS_CERT_PATH");
+    }
+
+    /** The shared probe, or for a TLS node one trusting exactly its certificate. */
+    private HttpClient probe() throws IOException {
+      if (tlsCert() == null) {
+        return PROBE;
+      }
+      try {
+        return HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(1))
+            .version(HttpClient.Version.HTTP_1_1)
+            .sslContext(Certificates.trusting(Path.of(tlsCert())))
+            .build();
+      } catch (Exception e) {
+        throw new IOException("cannot trust " + tlsCert(), e);
+      }
     }
 
     public Http http() {
@@ -228,11 +253,12 @@ public final class TestCluster implements AutoCloseable {
     public Optional<JsonNode> readiness() {
       try {
         HttpResponse<String> response =
-            PROBE.send(
-                HttpRequest.newBuilder(URI.create(httpUrl() + "/health/ready"))
-                    .timeout(Duration.ofSeconds(2))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+            probe()
+                .send(
+                    HttpRequest.newBuilder(URI.create(httpUrl() + "/health/ready"))
+                        .timeout(Duration.ofSeconds(2))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString());
         JsonNode checks = Http.JSON.readTree(response.body()).path("checks");
         return checks.isArray() && checks.size() > 0
             ? Optional.of(checks.get(0).path("data"))
