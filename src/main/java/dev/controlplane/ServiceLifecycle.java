@@ -33,10 +33,10 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Starts the service in dependency order — settings, schema, leadership, change delivery, leader
- * duties, gRPC, then a check of the HTTP listener — and stops it in reverse. If any step fails the
- * process exits ({@link FatalStop}), so that a supervisor sees a failed start instead of a server
- * that answers without its application.
+ * Starts the service in dependency order — settings, schema, leadership, change delivery (the watch
+ * hub and its image), the write pipeline, leader duties, gRPC, then a check of the HTTP listener —
+ * and stops it in reverse. If any step fails the process exits ({@link FatalStop}), so that a
+ * supervisor sees a failed start instead of a server that answers without its application.
  */
 @ApplicationScoped
 public class ServiceLifecycle {
@@ -61,6 +61,8 @@ public class ServiceLifecycle {
   @Inject TlsConfig tlsConfig;
   @Inject KeyRotation keyRotation;
   @Inject BootstrapService bootstrapService;
+  @Inject dev.controlplane.write.WritePipeline pipeline;
+  @Inject dev.controlplane.cache.TenantChanges tenantChanges;
   @Inject ListenerIdentity listenerIdentity;
 
   @Resource ManagedThreadFactory threads;
@@ -85,7 +87,8 @@ public class ServiceLifecycle {
       state.schemaValid();
       startLeadership();
       hub.start();
-      listener = new ChangeNotificationListener(config, hub);
+      pipeline.start(hub);
+      listener = new ChangeNotificationListener(config, hub, tenantChanges);
       listener.start(threads);
       duties = new LeaderDuties(leadership, threads);
       duties.every(
@@ -189,6 +192,7 @@ public class ServiceLifecycle {
     if (listener != null) {
       listener.stop();
     }
+    pipeline.stop();
     hub.stop();
     leadership.stop();
   }

@@ -9,7 +9,8 @@ import dev.controlplane.rbac.Permission;
 import dev.controlplane.rbac.RbacObject;
 import dev.controlplane.rbac.Subjects;
 import dev.controlplane.rbac.TenantAdmin;
-import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -25,11 +26,11 @@ import java.util.Optional;
  * Listing and deleting (which only removes trust) need {@code tenant.manage}.
  */
 @ApplicationScoped
-@Tx
 public class IssuerAdmin {
 
   @Inject IssuerStore store;
   @Inject AuthConfig config;
+  @Inject WritePipeline pipeline;
 
   private AddressPolicy addresses;
 
@@ -56,29 +57,39 @@ public class IssuerAdmin {
               + missing);
     }
     IssuerRecord valid = record.validated(config.allowHttp(), addresses, "");
-    lockExisting(tenant);
-    groupClash(valid, store.list(tenant))
-        .ifPresent(
-            other -> {
-              throw ControlPlaneException.conflict(clashMessage(valid, other));
-            });
-    return store.upsert(tenant, valid);
+    return pipeline.execute(
+        write -> {
+          requireExisting(write, tenant);
+          List<IssuerRecord> current = IssuerStore.list(write, tenant);
+          groupClash(valid, current)
+              .ifPresent(
+                  other -> {
+                    throw ControlPlaneException.conflict(clashMessage(valid, other));
+                  });
+          IssuerStore.upsert(write, tenant, valid);
+          return current.stream().noneMatch(i -> i.issuer().equals(valid.issuer()));
+        });
   }
 
   public void delete(String tenant, String issuer, Collection<Permission> caller) {
     require(caller, tenant, Action.TENANT_MANAGE);
-    lockExisting(tenant);
-    if (!store.delete(tenant, issuer)) {
-      throw ControlPlaneException.notFound(
-          "issuer " + issuer + " is not configured for tenant " + tenant);
-    }
+    pipeline.execute(
+        write -> {
+          requireExisting(write, tenant);
+          if (IssuerStore.list(write, tenant).stream().noneMatch(i -> i.issuer().equals(issuer))) {
+            throw ControlPlaneException.notFound(
+                "issuer " + issuer + " is not configured for tenant " + tenant);
+          }
+          IssuerStore.delete(write, tenant, issuer);
+          return null;
+        });
   }
 
-  private void lockExisting(String tenant) {
+  private static void requireExisting(WriteContext write, String tenant) {
     if (!Names.isValid(tenant)) {
       throw ControlPlaneException.validation("path.tenant", "must be " + Names.RULE);
     }
-    if (!store.lockTenant(tenant)) {
+    if (write.image().tenant(tenant).isEmpty()) {
       throw ControlPlaneException.notFound("tenant " + tenant + " does not exist");
     }
   }

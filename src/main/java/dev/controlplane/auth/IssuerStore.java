@@ -1,21 +1,24 @@
 package dev.controlplane.auth;
 
 import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The {@code idp_issuers} table. Audiences travel as newline-joined text (they cannot contain one).
+ * The {@code idp_issuers} table: reads (JPA) for validation and listing, and the write pipeline's
+ * statements. Audiences travel as newline-joined text (they cannot contain one).
  */
 @ApplicationScoped
 @Tx
 public class IssuerStore {
-
-  @jakarta.inject.Inject dev.controlplane.cluster.WriteGuard guard;
 
   private static final String COLUMNS =
       "issuer, array_to_string(audiences, E'\\n'), discovery_url, jwks_url, subject_claim,"
@@ -45,48 +48,54 @@ public class IssuerStore {
     return rows.stream().findFirst().map(r -> toRecord((Object[]) r));
   }
 
-  /**
-   * Locks the tenant's row for the rest of the transaction, so that checks across the tenant's
-   * issuers (group prefixes) cannot race another issuer write; false when the tenant does not
-   * exist.
-   */
-  public boolean lockTenant(String tenant) {
-    return !em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR UPDATE")
-        .setParameter(1, tenant)
-        .getResultList()
-        .isEmpty();
+  private static final String UPSERT =
+      "INSERT INTO idp_issuers (tenant, issuer, audiences, discovery_url, jwks_url, subject_claim,"
+          + " groups_claim, groups_prefix) VALUES (?, ?, string_to_array(?, E'\\n'), NULLIF(?, ''),"
+          + " NULLIF(?, ''), ?, NULLIF(?, ''), ?) ON CONFLICT (tenant, issuer) DO UPDATE SET"
+          + " audiences = excluded.audiences, discovery_url = excluded.discovery_url,"
+          + " jwks_url = excluded.jwks_url, subject_claim = excluded.subject_claim,"
+          + " groups_claim = excluded.groups_claim, groups_prefix = excluded.groups_prefix,"
+          + " updated_at = now()";
+
+  /** Creates or replaces the issuer in the operation's batch. */
+  public static void upsert(WriteContext write, String tenant, IssuerRecord r) {
+    write.sql(
+        UPSERT,
+        tenant,
+        r.issuer(),
+        String.join("\n", r.audiences()),
+        orEmpty(r.discoveryUrl()),
+        orEmpty(r.jwksUrl()),
+        r.subjectClaim(),
+        orEmpty(r.groupsClaim()),
+        r.groupsPrefix());
   }
 
-  /** Creates or replaces; returns true when it was created. */
-  public boolean upsert(String tenant, IssuerRecord r) {
-    guard.requireLeader();
-    boolean existed = find(tenant, r.issuer()).isPresent();
-    em.createNativeQuery(
-            "INSERT INTO idp_issuers (tenant, issuer, audiences, discovery_url, jwks_url, subject_claim, groups_claim, groups_prefix)"
-                + " VALUES (?1, ?2, string_to_array(?3, E'\\n'), NULLIF(?4, ''), NULLIF(?5, ''), ?6, NULLIF(?7, ''), ?8)"
-                + " ON CONFLICT (tenant, issuer) DO UPDATE SET audiences = excluded.audiences,"
-                + " discovery_url = excluded.discovery_url, jwks_url = excluded.jwks_url,"
-                + " subject_claim = excluded.subject_claim, groups_claim = excluded.groups_claim,"
-                + " groups_prefix = excluded.groups_prefix, updated_at = now()")
-        .setParameter(1, tenant)
-        .setParameter(2, r.issuer())
-        .setParameter(3, String.join("\n", r.audiences()))
-        .setParameter(4, orEmpty(r.discoveryUrl()))
-        .setParameter(5, orEmpty(r.jwksUrl()))
-        .setParameter(6, r.subjectClaim())
-        .setParameter(7, orEmpty(r.groupsClaim()))
-        .setParameter(8, r.groupsPrefix())
-        .executeUpdate();
-    return !existed;
+  static void delete(WriteContext write, String tenant, String issuer) {
+    write.sql("DELETE FROM idp_issuers WHERE tenant = ? AND issuer = ?", tenant, issuer);
   }
 
-  public boolean delete(String tenant, String issuer) {
-    guard.requireLeader();
-    return em.createNativeQuery("DELETE FROM idp_issuers WHERE tenant = ?1 AND issuer = ?2")
-            .setParameter(1, tenant)
-            .setParameter(2, issuer)
-            .executeUpdate()
-        > 0;
+  /** The tenant's issuers as the write pipeline's batch sees them. */
+  static List<IssuerRecord> list(WriteContext write, String tenant) {
+    return write.query(
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT " + COLUMNS + " FROM idp_issuers WHERE tenant = ? ORDER BY issuer")) {
+            ps.setString(1, tenant);
+            List<IssuerRecord> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                Object[] row = new Object[7];
+                for (int i = 0; i < 7; i++) {
+                  row[i] = rs.getString(i + 1);
+                }
+                out.add(toRecord(row));
+              }
+            }
+            return out;
+          }
+        });
   }
 
   /** Null-free parameters: the SQL turns '' back into NULL (no type guessing for null binds). */

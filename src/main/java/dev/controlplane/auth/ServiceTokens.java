@@ -9,9 +9,12 @@ import com.nimbusds.jose.crypto.Ed25519Verifier;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.controlplane.cache.TenantCache;
+import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.metadata.model.Names;
 import dev.controlplane.rbac.Permission;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.text.ParseException;
@@ -20,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -35,6 +39,21 @@ public class ServiceTokens {
 
   @Inject SigningKeys keys;
   @Inject AuthConfig config;
+  @Inject TenantChanges changes;
+
+  /**
+   * Per tenant, the key that signs and the keys that verify, read on every exchange and every
+   * verification: in memory, dropped when the tenant's keys change (a rotation step is a write).
+   */
+  private TenantCache<OctetKeyPair> signing;
+
+  private TenantCache<Map<String, OctetKeyPair>> verifying;
+
+  @PostConstruct
+  void init() {
+    signing = changes.cache(keys::activeKey);
+    verifying = changes.cache(keys::verificationKeys);
+  }
 
   /** A verified service token: who, for which tenant, holding what. */
   public record Verified(String principal, String tenant, List<Permission> perms) {}
@@ -43,7 +62,7 @@ public class ServiceTokens {
   public record Issued(String token, long expiresIn) {}
 
   public Issued issue(String tenant, String principal, List<Permission> perms) {
-    OctetKeyPair key = keys.activeKey(tenant);
+    OctetKeyPair key = signing.get(tenant);
     Instant now = Instant.now();
     Duration ttl = config.tokenTtl();
     JWTClaimsSet claims =
@@ -80,9 +99,10 @@ public class ServiceTokens {
     if (kid == null) {
       throw new TokenRejected("the service token has no kid");
     }
-    OctetKeyPair key =
-        keys.verificationKey(tenant, kid)
-            .orElseThrow(() -> new TokenRejected("unknown signing key"));
+    OctetKeyPair key = verifying.get(tenant).get(kid);
+    if (key == null) {
+      throw new TokenRejected("unknown signing key");
+    }
     try {
       if (!jwt.verify(new Ed25519Verifier(key))) {
         throw new TokenRejected("the signature does not verify");

@@ -7,6 +7,8 @@ import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
 import com.nimbusds.jose.util.Base64URL;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -26,10 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * private part is wiped). Private keys are stored AES-GCM encrypted.
  */
 @ApplicationScoped
-@Tx
 public class SigningKeys {
-
-  @jakarta.inject.Inject dev.controlplane.cluster.WriteGuard guard;
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -38,20 +37,24 @@ public class SigningKeys {
 
   @Inject AuthConfig config;
   @Inject KeyVault vault;
+  @Inject WritePipeline pipeline;
 
   /** Decrypted active keys by kid: decrypting once per key, not once per token. */
   private final Map<String, OctetKeyPair> privateKeys = new ConcurrentHashMap<>();
 
-  /** Creates the tenant's first key, active at once (nothing can have cached an empty JWKS yet). */
-  @Tx(Tx.Type.MANDATORY)
-  public SigningKey createFirst(String tenant) {
-    return insert(tenant, "active", Instant.now(), null);
+  /**
+   * Creates the tenant's first key in the operation's batch, active at once (nothing can have
+   * cached an empty JWKS yet).
+   */
+  public SigningKey createFirst(WriteContext write, String tenant) {
+    return insert(write, tenant, "active", Instant.now(), null);
   }
 
   /**
    * The key that signs now, created when the tenant has none (a tenant made before auth was set
    * up).
    */
+  @Tx
   public OctetKeyPair activeKey(String tenant) {
     List<?> rows =
         em.createNativeQuery(
@@ -59,48 +62,67 @@ public class SigningKeys {
             .setParameter(1, tenant)
             .getResultList();
     if (rows.isEmpty()) {
-      em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR UPDATE")
-          .setParameter(1, tenant)
-          .getResultList();
-      return activeKeyAfterCreate(tenant);
+      createMissingActiveKey(tenant);
+      return activeKey(tenant);
     }
     Object[] row = (Object[]) rows.get(0);
     String kid = (String) row[0];
     return privateKeys.computeIfAbsent(kid, k -> vault.open(tenant, k, (byte[]) row[1]));
   }
 
-  private OctetKeyPair activeKeyAfterCreate(String tenant) {
-    List<?> again =
-        em.createNativeQuery("SELECT kid FROM signing_keys WHERE tenant = ?1 AND state = 'active'")
-            .setParameter(1, tenant)
-            .getResultList();
-    if (again.isEmpty()) {
-      insert(tenant, "active", Instant.now(), null);
-    }
-    return activeKey(tenant);
+  /** A tenant made before auth was set up gets its first key: a write, so the leader's. */
+  private void createMissingActiveKey(String tenant) {
+    pipeline.execute(
+        write -> {
+          if (write.image().tenant(tenant).isEmpty()) {
+            throw dev.controlplane.error.ControlPlaneException.notFound(
+                "tenant " + tenant + " does not exist");
+          }
+          if (!hasKey(write, tenant, "state = 'active'")) {
+            insert(write, tenant, "active", Instant.now(), null);
+          }
+          return null;
+        });
+  }
+
+  private static boolean hasKey(WriteContext write, String tenant, String condition) {
+    return write.query(
+        c -> {
+          try (var ps =
+              c.prepareStatement("SELECT 1 FROM signing_keys WHERE tenant = ? AND " + condition)) {
+            ps.setString(1, tenant);
+            try (var rs = ps.executeQuery()) {
+              return rs.next();
+            }
+          }
+        });
   }
 
   /**
    * Every key a verifier may need now: the active one, the next one and unexpired previous ones.
    */
+  @Tx
   public List<SigningKey> published(String tenant) {
     return select("tenant = ?1 AND state <> 'retired'", tenant);
   }
 
+  @Tx
   public List<SigningKey> all(String tenant) {
     return select("tenant = ?1", tenant);
   }
 
-  /** The public key with this kid if it is still published for the tenant. */
-  public Optional<OctetKeyPair> verificationKey(String tenant, String kid) {
-    return published(tenant).stream()
-        .filter(k -> k.kid().equals(kid))
-        .findFirst()
-        .map(
-            k ->
-                new OctetKeyPair.Builder(Curve.Ed25519, new Base64URL(k.publicX()))
-                    .keyID(k.kid())
-                    .build());
+  /** The public keys still published for the tenant, by kid. */
+  @Tx
+  public Map<String, OctetKeyPair> verificationKeys(String tenant) {
+    Map<String, OctetKeyPair> out = new java.util.HashMap<>();
+    for (SigningKey k : published(tenant)) {
+      out.put(
+          k.kid(),
+          new OctetKeyPair.Builder(Curve.Ed25519, new Base64URL(k.publicX()))
+              .keyID(k.kid())
+              .build());
+    }
+    return Map.copyOf(out);
   }
 
   /**
@@ -108,28 +130,55 @@ public class SigningKeys {
    * verifier that caches the JWKS knows it first. Returns the existing next key if one is pending.
    */
   public SigningKey rotate(String tenant) {
-    guard.requireLeader();
-    if (em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR UPDATE")
-        .setParameter(1, tenant)
-        .getResultList()
-        .isEmpty()) {
-      throw dev.controlplane.error.ControlPlaneException.notFound(
-          "tenant " + tenant + " does not exist");
+    return pipeline.execute(
+        write -> {
+          if (write.image().tenant(tenant).isEmpty()) {
+            throw dev.controlplane.error.ControlPlaneException.notFound(
+                "tenant " + tenant + " does not exist");
+          }
+          Optional<SigningKey> pending =
+              write.query(c -> pendingNext(c, tenant)).stream().findFirst();
+          return pending.orElseGet(
+              () ->
+                  insert(write, tenant, "passive", null, Instant.now().plus(config.jwksMaxAge())));
+        });
+  }
+
+  private static List<SigningKey> pendingNext(java.sql.Connection c, String tenant)
+      throws java.sql.SQLException {
+    List<SigningKey> out = new java.util.ArrayList<>();
+    try (var ps =
+        c.prepareStatement(
+            "SELECT tenant, kid, state, public_x, activated_at, activate_after, retire_after"
+                + " FROM signing_keys WHERE tenant = ? AND state = 'passive'"
+                + " AND activated_at IS NULL ORDER BY created_at, kid")) {
+      ps.setString(1, tenant);
+      try (var rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(
+              toKey(
+                  new Object[] {
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getString(3),
+                    rs.getString(4),
+                    rs.getTimestamp(5),
+                    rs.getTimestamp(6),
+                    rs.getTimestamp(7)
+                  }));
+        }
+      }
     }
-    Optional<SigningKey> pending =
-        published(tenant).stream().filter(k -> "next".equals(k.state())).findFirst();
-    return pending.orElseGet(
-        () -> insert(tenant, "passive", null, Instant.now().plus(config.jwksMaxAge())));
+    return out;
   }
 
   /** Publishes a next key for a tenant that has none pending (the automatic rotation). */
-  @Tx(Tx.Type.MANDATORY)
-  void scheduleNext(String tenant, Instant activateAfter) {
-    insert(tenant, "passive", null, activateAfter);
+  void scheduleNext(WriteContext write, String tenant, Instant activateAfter) {
+    insert(write, tenant, "passive", null, activateAfter);
   }
 
   private SigningKey insert(
-      String tenant, String state, Instant activatedAt, Instant activateAfter) {
+      WriteContext write, String tenant, String state, Instant activatedAt, Instant activateAfter) {
     String kid = newKid();
     OctetKeyPair pair;
     try {
@@ -138,25 +187,18 @@ public class SigningKeys {
       throw new IllegalStateException("Ed25519 key generation is unavailable", e);
     }
     boolean next = activatedAt == null;
-    em.createNativeQuery(
-            "INSERT INTO signing_keys (tenant, kid, state, public_x, private_key, activated_at, activate_after)"
-                + (next
-                    ? " VALUES (?1, ?2, ?3, ?4, ?5, NULL, ?6)"
-                    : " VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULL)"))
-        .setParameter(1, tenant)
-        .setParameter(2, kid)
-        .setParameter(3, state)
-        .setParameter(4, pair.getX().toString())
-        .setParameter(5, vault.seal(tenant, kid, pair))
-        .setParameter(6, Timestamp.from(next ? activateAfter : activatedAt))
-        .executeUpdate();
-    return new SigningKey(
+    write.sql(
+        "INSERT INTO signing_keys (tenant, kid, state, public_x, private_key, activated_at,"
+            + " activate_after)"
+            + (next ? " VALUES (?, ?, ?, ?, ?, NULL, ?)" : " VALUES (?, ?, ?, ?, ?, ?, NULL)"),
         tenant,
         kid,
-        activatedAt == null ? "next" : state,
+        state,
         pair.getX().toString(),
-        activateAfter,
-        null);
+        vault.seal(tenant, kid, pair),
+        next ? activateAfter : activatedAt);
+    return new SigningKey(
+        tenant, kid, next ? "next" : state, pair.getX().toString(), activateAfter, null);
   }
 
   private List<SigningKey> select(String where, String tenant) {

@@ -1,5 +1,7 @@
 package dev.controlplane.auth;
 
+import dev.controlplane.cache.TenantCache;
+import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
@@ -18,6 +20,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -49,6 +52,7 @@ public class TokenExchange {
   @Inject TenantEnforcers enforcers;
   @Inject ServiceTokens tokens;
   @Inject ExchangeMetrics metrics;
+  @Inject TenantChanges changes;
 
   /** Finishes exchanges whose keys had to be fetched: RBAC and signing need a managed thread. */
   @Resource ManagedExecutorService executor;
@@ -56,8 +60,12 @@ public class TokenExchange {
   private UpstreamValidator validator;
   private KeyFetcher fetcher;
 
+  /** The tenants' trusted issuers, read on every exchange: in memory, dropped when they change. */
+  private TenantCache<List<IssuerRecord>> trusted;
+
   @PostConstruct
   void init() {
+    trusted = changes.cache(issuers::list);
     fetcher = new KeyFetcher(config.allowHttp(), new AddressPolicy(config.allowedNetworks()));
     UpstreamKeySets keySets =
         new UpstreamKeySets(
@@ -66,7 +74,7 @@ public class TokenExchange {
         new UpstreamValidator(
             config.allowedAlgorithms(),
             keySets,
-            issuers::find,
+            this::trustedIssuer,
             config.clockSkew(),
             Clock.systemUTC(),
             config.requireLowS());
@@ -99,6 +107,10 @@ public class TokenExchange {
           return issue(tenant, who, actions, objects);
         };
     return identity.isDone() ? identity.handle(finish) : identity.handleAsync(finish, executor);
+  }
+
+  private Optional<IssuerRecord> trustedIssuer(String tenant, String issuer) {
+    return trusted.get(tenant).stream().filter(i -> i.issuer().equals(issuer)).findFirst();
   }
 
   public long keyFetches() {
@@ -153,7 +165,7 @@ public class TokenExchange {
     if (who.groups().isEmpty()) {
       return Set.of();
     }
-    List<IssuerRecord> all = issuers.list(tenant);
+    List<IssuerRecord> all = trusted.get(tenant);
     Set<String> kept = new LinkedHashSet<>();
     for (String group : who.groups()) {
       if (IssuerAdmin.assertingIssuer(group, all).filter(who.issuer()::equals).isPresent()) {

@@ -8,17 +8,15 @@ import dev.controlplane.auth.SigningKeys;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ControlPlaneException.FieldError;
-import dev.controlplane.metadata.log.ChangeLog;
-import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.model.Names;
 import dev.controlplane.metadata.model.Tenant;
-import dev.controlplane.metadata.store.ResourceStore;
 import dev.controlplane.rbac.Grouping;
 import dev.controlplane.rbac.PolicyRule;
 import dev.controlplane.rbac.RbacStore;
 import dev.controlplane.rbac.Subjects;
 import dev.controlplane.rbac.TenantAdmin;
-import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -36,11 +34,8 @@ public class BootstrapService {
 
   public static final String ADMIN_ROLE = TenantAdmin.ROLE;
 
-  @Inject ChangeLog changeLog;
-  @Inject ResourceStore store;
-  @Inject IssuerStore issuers;
+  @Inject WritePipeline pipeline;
   @Inject SigningKeys keys;
-  @Inject RbacStore rbac;
   @Inject AuthConfig config;
 
   private AddressPolicy addresses;
@@ -61,11 +56,14 @@ public class BootstrapService {
       List<IssuerRecord> issuers,
       List<String> adminPrincipals) {}
 
-  @Tx
+  /** Seeds the tenant, its issuers, its first key and its admins: one write, one transaction. */
   public Result initialize(String tenant, Request request) {
     validate(tenant, request);
-    VersionedWrite write = changeLog.begin();
-    if (store.tenant(tenant).isPresent()) {
+    return pipeline.execute(write -> seed(write, tenant, request));
+  }
+
+  private Result seed(WriteContext write, String tenant, Request request) {
+    if (write.image().tenant(tenant).isPresent()) {
       throw ControlPlaneException.conflict(
           "tenant "
               + tenant
@@ -73,12 +71,14 @@ public class BootstrapService {
               + " tenant's issuers and admins through its API)");
     }
     write.put(new Tenant(tenant, request.displayName(), null, null, 0), null);
-    request.issuers().forEach(i -> issuers.upsert(tenant, i));
-    keys.createFirst(tenant);
+    request.issuers().forEach(i -> IssuerStore.upsert(write, tenant, i));
+    keys.createFirst(write, tenant);
     String object = "tenant:" + tenant;
     TenantAdmin.ACTIONS.forEach(
-        a -> rbac.addPolicy(tenant, new PolicyRule(ADMIN_ROLE, object, a.wireName())));
-    request.adminPrincipals().forEach(p -> rbac.addGrouping(tenant, new Grouping(p, ADMIN_ROLE)));
+        a -> RbacStore.addPolicy(write, tenant, new PolicyRule(ADMIN_ROLE, object, a.wireName())));
+    request
+        .adminPrincipals()
+        .forEach(p -> RbacStore.addGrouping(write, tenant, new Grouping(p, ADMIN_ROLE)));
     return new Result(tenant, request.displayName(), request.issuers(), request.adminPrincipals());
   }
 

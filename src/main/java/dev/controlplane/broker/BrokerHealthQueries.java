@@ -36,18 +36,25 @@ public class BrokerHealthQueries {
     public static final StreamMetrics NONE = new StreamMetrics(0, 0, 0, 0, 0);
   }
 
-  public long activeSubscribers(StreamRef ref) {
-    Number n =
-        (Number)
-            em.createNativeQuery(
-                    "SELECT coalesce(sum(coalesce((s->>'active_subscribers')::bigint, 0)), 0)"
-                        + SHARDS
-                        + " AND s->>'stream' = ?3")
-                .setParameter(1, ref.tenant())
-                .setParameter(2, ref.namespace())
-                .setParameter(3, ref.stream())
-                .getSingleResult();
-    return n.longValue();
+  /** The same sum, read on the write pipeline's connection (inside its batch transaction). */
+  public static long activeSubscribers(java.sql.Connection c, StreamRef ref)
+      throws java.sql.SQLException {
+    try (var ps =
+        c.prepareStatement(
+            ("SELECT coalesce(sum(coalesce((s->>'active_subscribers')::bigint, 0)), 0)"
+                    + SHARDS
+                    + " AND s->>'stream' = ?3")
+                .replace("?1", "?")
+                .replace("?2", "?")
+                .replace("?3", "?"))) {
+      ps.setString(1, ref.tenant());
+      ps.setString(2, ref.namespace());
+      ps.setString(3, ref.stream());
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
   }
 
   /** Metrics of the named streams of one namespace; streams nobody reports on are absent. */

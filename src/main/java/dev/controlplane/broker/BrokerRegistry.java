@@ -1,39 +1,51 @@
 package dev.controlplane.broker;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.controlplane.cluster.WriteGuard;
 import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.ErrorCode;
+import dev.controlplane.metadata.Preconditions;
 import dev.controlplane.metadata.codec.ResourceCodec;
-import dev.controlplane.metadata.log.ChangeLog;
-import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.BrokerLabels;
 import dev.controlplane.metadata.model.ResourceKind;
-import dev.controlplane.metadata.store.ResourceStore;
 import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Registration and heartbeats. A registration creates or updates the Broker resource (a versioned
- * change only when something differs); a heartbeat only records liveness, except that a broker
- * marked down becomes active again, which is versioned.
+ * Registration and heartbeats, both writes of the pipeline (so a deposed leader records neither). A
+ * registration creates or updates the Broker resource (a versioned change only when something
+ * differs); a heartbeat only records liveness in {@code broker_health}, except that a broker marked
+ * down becomes active again, which is versioned.
  */
 @ApplicationScoped
 public class BrokerRegistry {
 
-  @Inject ChangeLog changeLog;
-  @Inject ResourceStore store;
+  private static final String HEARTBEAT =
+      "INSERT INTO broker_health (broker, last_heartbeat_at, healthy, message, uptime_seconds,"
+          + " metrics, shard_status) VALUES (?, clock_timestamp(), ?, ?, ?, cast(? AS jsonb),"
+          + " cast(? AS jsonb)) ON CONFLICT (broker) DO UPDATE SET last_heartbeat_at ="
+          + " excluded.last_heartbeat_at, healthy = excluded.healthy, message = excluded.message,"
+          + " uptime_seconds = excluded.uptime_seconds, metrics = CASE WHEN ? THEN"
+          + " excluded.metrics ELSE broker_health.metrics END, shard_status = CASE WHEN ? THEN"
+          + " excluded.shard_status ELSE broker_health.shard_status END";
+
+  @Inject WritePipeline pipeline;
   @Inject ResourceCodec codec;
-  @Inject ShardLeadership leadership;
-  @Inject WriteGuard guard;
 
   @PersistenceContext(unitName = "controlplane")
   EntityManager em;
@@ -48,7 +60,6 @@ public class BrokerRegistry {
   /** The result of a registration or heartbeat: the broker as stored and the metadata version. */
   public record Registered(Broker broker, long metadataVersion) {}
 
-  @Tx
   public Registered register(
       String brokerId,
       String address,
@@ -57,21 +68,22 @@ public class BrokerRegistry {
       Map<String, String> metadata) {
     requireResolvedId(brokerId);
     Broker requested = validated(brokerId, address, maxShards, maxConnections, metadata);
-    VersionedWrite write = changeLog.begin();
-    Optional<Broker> current = store.broker(brokerId);
-    Broker.Status status =
-        current
-            .map(Broker::status)
-            .filter(s -> s == Broker.Status.DRAINING)
-            .orElse(Broker.Status.ACTIVE);
-    Broker wanted = requested.withStatus(status);
-    Broker stored =
-        current.isPresent() && current.get().withVersion(0).equals(wanted)
-            ? current.get()
-            : write.put(wanted, current.orElse(null));
-    em.flush();
-    recordHeartbeat(brokerId, null);
-    return new Registered(stored, write.version());
+    return pipeline.execute(
+        write -> {
+          Optional<Broker> current = write.image().broker(brokerId);
+          Broker.Status status =
+              current
+                  .map(Broker::status)
+                  .filter(s -> s == Broker.Status.DRAINING)
+                  .orElse(Broker.Status.ACTIVE);
+          Broker wanted = requested.withStatus(status);
+          Broker stored =
+              current.isPresent() && current.get().withVersion(0).equals(wanted)
+                  ? current.get()
+                  : write.put(wanted, current.orElse(null));
+          recordHeartbeat(write, brokerId, null);
+          return new Registered(stored, write.version());
+        });
   }
 
   /**
@@ -88,44 +100,42 @@ public class BrokerRegistry {
     }
   }
 
-  @Tx
   public Registered reportHealth(HealthReport report) {
     requireResolvedId(report.brokerId());
-    // Heartbeats are not versioned, but only the leader records them: its failure detector reads
-    // them.
-    guard.requireLeader();
-    Broker current =
-        store
-            .broker(report.brokerId())
-            .orElseThrow(
-                () ->
-                    ControlPlaneException.notFound(
-                        "broker " + report.brokerId() + " is not registered; register it first"));
-    recordHeartbeat(report.brokerId(), report);
-    if (current.status() != Broker.Status.DOWN) {
-      return new Registered(current, changeLog.bounds().head());
-    }
-    VersionedWrite write = changeLog.begin();
-    Broker latest = store.broker(report.brokerId()).orElseThrow();
-    Broker stored =
-        latest.status() == Broker.Status.DOWN
-            ? write.put(latest.withStatus(Broker.Status.ACTIVE), latest)
-            : latest;
-    return new Registered(stored, write.version());
+    return pipeline.execute(
+        write -> {
+          Broker current =
+              write
+                  .image()
+                  .broker(report.brokerId())
+                  .orElseThrow(
+                      () ->
+                          ControlPlaneException.notFound(
+                              "broker "
+                                  + report.brokerId()
+                                  + " is not registered; register it first"));
+          recordHeartbeat(write, report.brokerId(), report);
+          Broker stored =
+              current.status() == Broker.Status.DOWN
+                  ? write.put(current.withStatus(Broker.Status.ACTIVE), current)
+                  : current;
+          return new Registered(stored, write.version());
+        });
   }
 
   /** Marks a broker down if it still is not heartbeating; false when it recovered meanwhile. */
-  @Tx
-  public boolean markDownIfSilent(
-      String brokerId, java.time.Duration silence, java.time.Instant graceStart) {
-    VersionedWrite write = changeLog.begin();
-    Optional<Broker> current = store.broker(brokerId).filter(b -> b.status() != Broker.Status.DOWN);
-    if (current.isEmpty() || !silentSince(brokerId, silence, graceStart)) {
-      return false;
-    }
-    write.put(current.get().withStatus(Broker.Status.DOWN), current.get());
-    leadership.moveLeadershipsOff(write, brokerId);
-    return true;
+  public boolean markDownIfSilent(String brokerId, Duration silence, Instant graceStart) {
+    return pipeline.execute(
+        write -> {
+          Optional<Broker> current =
+              write.image().broker(brokerId).filter(b -> b.status() != Broker.Status.DOWN);
+          if (current.isEmpty() || !silentSince(write, brokerId, silence, graceStart)) {
+            return false;
+          }
+          write.put(current.get().withStatus(Broker.Status.DOWN), current.get());
+          ShardLeadership.moveLeadershipsOff(write, brokerId);
+          return true;
+        });
   }
 
   /**
@@ -133,73 +143,76 @@ public class BrokerRegistry {
    * the broker is still at {@code expectedVersion} when one is given. A dry run answers the same
    * and commits nothing.
    */
-  @Tx
   public Registered setStatus(
       String brokerId, Broker.Status status, OptionalLong expectedVersion, WriteMode mode) {
     if (status == Broker.Status.DOWN) {
       throw ControlPlaneException.validation(
           "status", "must be draining or active; down is set by failure detection");
     }
-    VersionedWrite write = changeLog.begin(mode);
-    Broker current =
-        store
-            .broker(brokerId)
-            .orElseThrow(
-                () -> ControlPlaneException.notFound("broker " + brokerId + " does not exist"));
-    dev.controlplane.metadata.Preconditions.checkExpectedVersion(
-        expectedVersion, Optional.of(current));
-    if (current.status() == Broker.Status.DOWN) {
-      throw new dev.controlplane.error.ControlPlaneException(
-          dev.controlplane.error.ErrorCode.FAILED_PRECONDITION,
-          "broker " + brokerId + " is down; it becomes active again by reporting health");
-    }
-    Broker stored =
-        current.status() == status ? current : write.put(current.withStatus(status), current);
-    return write.finish(new Registered(stored, write.version()));
+    return pipeline.execute(
+        write -> {
+          Broker current =
+              write
+                  .image()
+                  .broker(brokerId)
+                  .orElseThrow(
+                      () ->
+                          ControlPlaneException.notFound("broker " + brokerId + " does not exist"));
+          Preconditions.checkExpectedVersion(expectedVersion, Optional.of(current));
+          if (current.status() == Broker.Status.DOWN) {
+            throw new ControlPlaneException(
+                ErrorCode.FAILED_PRECONDITION,
+                "broker " + brokerId + " is down; it becomes active again by reporting health");
+          }
+          Broker stored =
+              current.status() == status ? current : write.put(current.withStatus(status), current);
+          return new Registered(stored, write.version());
+        },
+        mode);
   }
 
   /** Brokers not marked down whose last heartbeat (or the grace start, if later) is too old. */
   @Tx
   @SuppressWarnings("unchecked")
-  public java.util.List<String> silentBrokers(
-      java.time.Duration silence, java.time.Instant graceStart) {
+  public List<String> silentBrokers(Duration silence, Instant graceStart) {
     return em.createNativeQuery(
             "SELECT b.name FROM brokers b JOIN broker_health h ON h.broker = b.name"
                 + " WHERE b.status <> 'down' AND greatest(h.last_heartbeat_at, ?1) < now() - make_interval(secs => ?2)")
-        .setParameter(1, java.sql.Timestamp.from(graceStart))
+        .setParameter(1, Timestamp.from(graceStart))
         .setParameter(2, silence.toMillis() / 1000.0)
         .getResultList();
   }
 
-  private boolean silentSince(
-      String brokerId, java.time.Duration silence, java.time.Instant graceStart) {
-    return !em.createNativeQuery(
-            "SELECT 1 FROM broker_health WHERE broker = ?1"
-                + " AND greatest(last_heartbeat_at, ?2) < now() - make_interval(secs => ?3) FOR UPDATE")
-        .setParameter(1, brokerId)
-        .setParameter(2, java.sql.Timestamp.from(graceStart))
-        .setParameter(3, silence.toMillis() / 1000.0)
-        .getResultList()
-        .isEmpty();
+  private static boolean silentSince(
+      WriteContext write, String brokerId, Duration silence, Instant graceStart) {
+    return write.query(
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT 1 FROM broker_health WHERE broker = ?"
+                      + " AND greatest(last_heartbeat_at, ?) < now() - make_interval(secs => ?)")) {
+            ps.setString(1, brokerId);
+            ps.setTimestamp(2, Timestamp.from(graceStart));
+            ps.setDouble(3, silence.toMillis() / 1000.0);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next();
+            }
+          }
+        });
   }
 
-  private void recordHeartbeat(String brokerId, HealthReport report) {
-    boolean healthy = report == null || report.healthy();
-    em.createNativeQuery(
-            "INSERT INTO broker_health (broker, last_heartbeat_at, healthy, message, uptime_seconds, metrics, shard_status)"
-                + " VALUES (?1, clock_timestamp(), ?2, ?3, ?4, cast(?5 AS jsonb), cast(?6 AS jsonb))"
-                + " ON CONFLICT (broker) DO UPDATE SET last_heartbeat_at = excluded.last_heartbeat_at,"
-                + " healthy = excluded.healthy, message = excluded.message, uptime_seconds = excluded.uptime_seconds,"
-                + " metrics = CASE WHEN ?7 THEN excluded.metrics ELSE broker_health.metrics END,"
-                + " shard_status = CASE WHEN ?7 THEN excluded.shard_status ELSE broker_health.shard_status END")
-        .setParameter(1, brokerId)
-        .setParameter(2, healthy)
-        .setParameter(3, report == null ? "registered" : report.message())
-        .setParameter(4, report == null ? 0L : report.uptimeSeconds())
-        .setParameter(5, report == null ? "{}" : report.metricsJson())
-        .setParameter(6, report == null ? "[]" : report.shardStatusJson())
-        .setParameter(7, report != null)
-        .executeUpdate();
+  private static void recordHeartbeat(WriteContext write, String brokerId, HealthReport report) {
+    boolean full = report != null;
+    write.sql(
+        HEARTBEAT,
+        brokerId,
+        report == null || report.healthy(),
+        full ? report.message() : "registered",
+        full ? report.uptimeSeconds() : 0L,
+        full ? report.metricsJson() : "{}",
+        full ? report.shardStatusJson() : "[]",
+        full,
+        full);
   }
 
   /**

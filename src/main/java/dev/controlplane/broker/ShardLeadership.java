@@ -2,38 +2,36 @@ package dev.controlplane.broker;
 
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
-import dev.controlplane.metadata.log.ChangeLog;
-import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.ShardPlacement.ShardAssignment;
 import dev.controlplane.metadata.model.StreamRef;
-import dev.controlplane.metadata.store.ResourceStore;
-import dev.controlplane.tx.Tx;
+import dev.controlplane.metadata.snapshot.MetadataImage;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /** Who leads each shard: explicit transfers, and moving leaderships off a broker that went down. */
 @ApplicationScoped
 public class ShardLeadership {
 
-  @Inject ChangeLog changeLog;
-  @Inject ResourceStore store;
+  @Inject WritePipeline pipeline;
 
   /** The outcome of a transfer: the leaders before and after, and the metadata version. */
   public record Transfer(String previousLeader, String newLeader, long metadataVersion) {}
 
-  @Tx
   public Transfer transfer(StreamRef ref, int shardId, String target) {
-    VersionedWrite write = changeLog.begin();
+    return pipeline.execute(write -> transfer(write, ref, shardId, target));
+  }
+
+  private static Transfer transfer(WriteContext write, StreamRef ref, int shardId, String target) {
     ShardPlacement placement =
-        store
+        write
+            .image()
             .placement(ref)
             .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
     ShardAssignment shard =
@@ -48,7 +46,8 @@ public class ShardLeadership {
           "broker " + target + " holds no replica of shard " + shardId + " of " + ref);
     }
     Broker broker =
-        store
+        write
+            .image()
             .broker(target)
             .orElseThrow(
                 () -> ControlPlaneException.notFound("broker " + target + " does not exist"));
@@ -65,14 +64,17 @@ public class ShardLeadership {
   }
 
   /**
-   * Inside a write that marks {@code down} as down: every shard it led gets the active replica
-   * leading the fewest shards as leader. A shard with no other active replica keeps its leader
-   * (nothing can serve it) until a rebalance places it elsewhere.
+   * Inside a write that marks {@code down} as down: every shard it led gets the active replica with
+   * the lowest name as leader. A shard with no other active replica keeps its leader (nothing can
+   * serve it) until a rebalance places it elsewhere.
    */
-  public void moveLeadershipsOff(VersionedWrite write, String down) {
-    Map<String, Broker> brokers =
-        store.allBrokers().stream().collect(Collectors.toMap(Broker::name, Function.identity()));
-    for (ShardPlacement placement : store.placementsLedBy(down)) {
+  static void moveLeadershipsOff(WriteContext write, String down) {
+    MetadataImage image = write.image();
+    List<ShardPlacement> led =
+        image.placements().stream()
+            .filter(p -> p.placements().stream().anyMatch(a -> a.leader().equals(down)))
+            .toList();
+    for (ShardPlacement placement : led) {
       ShardPlacement updated = placement;
       for (ShardAssignment a : placement.placements()) {
         if (!a.leader().equals(down)) {
@@ -83,9 +85,11 @@ public class ShardLeadership {
                 .filter(
                     r ->
                         !r.equals(down)
-                            && brokers.containsKey(r)
-                            && brokers.get(r).status() == Broker.Status.ACTIVE)
-                .min(Comparator.comparing((String r) -> r));
+                            && image
+                                .broker(r)
+                                .map(b -> b.status() == Broker.Status.ACTIVE)
+                                .orElse(false))
+                .min(Comparator.naturalOrder());
         if (next.isPresent()) {
           updated = withLeader(updated, a.shardId(), next.get());
         }

@@ -15,9 +15,9 @@ import java.util.OptionalLong;
  * <h2>Fencing</h2>
  *
  * {@link #term()} is a claim, not a proof: a paused leader may still believe it leads. Every write
- * transaction compares the claim with the recorded term while holding the row lock of {@code
- * cluster_state} ({@link dev.controlplane.metadata.log.ChangeLog#begin()}), so a stale leader's
- * write fails instead of committing.
+ * batch of the pipeline compares the claim with the recorded term in the statement that takes the
+ * row lock of {@code cluster_state} ({@code write.BatchTransaction}), so a stale leader's writes,
+ * of any table, fail instead of committing.
  *
  * <h2>Thread safety</h2>
  *

@@ -7,8 +7,8 @@ import jakarta.inject.Inject;
 
 /**
  * Refuses writes on a node that does not lead, naming the leader when one is known, and counts the
- * refusals. The term it hands out is still only a claim: {@code ChangeLog.begin()} checks it
- * against the recorded one under the row lock.
+ * refusals. The term it hands out is still only a claim: the write pipeline's batch transaction
+ * checks it against the recorded one under the row lock ({@code write.BatchTransaction}).
  */
 @ApplicationScoped
 public class WriteGuard {

@@ -1,18 +1,16 @@
 package dev.controlplane.grpc;
 
-import com.google.protobuf.Message;
-import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.snapshot.MetadataImage;
 import dev.controlplane.metadata.snapshot.SnapshotService;
 import dev.controlplane.metadata.watch.Watch;
 import dev.controlplane.metadata.watch.WatchHub;
 import dev.controlplane.proto.v1.GetSnapshotRequest;
 import dev.controlplane.proto.v1.GetSnapshotResponse;
-import dev.controlplane.proto.v1.Metadata;
 import dev.controlplane.proto.v1.MetadataServiceGrpc;
 import dev.controlplane.proto.v1.WatchUpdatesRequest;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** GetSnapshot (streamed in chunks) and WatchUpdates. */
@@ -37,34 +35,22 @@ final class MetadataGrpcService extends MetadataServiceGrpc.MetadataServiceImplB
       out.onError(GrpcStatus.of(e));
       return;
     }
-    int chunk = 0;
-    int size = 0;
-    Metadata.Builder part = Metadata.newBuilder();
-    for (ResourceKind kind : ResourceKind.values()) {
-      for (var resource : image.ofKind(kind)) {
-        Message message = ProtoMapper.message(resource);
-        int messageSize = message.getSerializedSize() + 6;
-        if (size > 0 && size + messageSize > chunkBytes) {
-          out.onNext(chunk(image.version(), chunk++, part, false));
-          part = Metadata.newBuilder();
-          size = 0;
-        }
-        ProtoMapper.addTo(part, message);
-        size += messageSize;
-      }
-    }
-    out.onNext(chunk(image.version(), chunk, part, true));
-    out.onCompleted();
-  }
-
-  private static GetSnapshotResponse chunk(
-      long version, int index, Metadata.Builder part, boolean last) {
-    return GetSnapshotResponse.newBuilder()
-        .setVersion(version)
-        .setMetadata(part)
-        .setChunk(index)
-        .setLast(last)
-        .build();
+    // Chunks are built as the client's flow-control window opens, not all at once: a slow client
+    // of a large cluster costs one chunk of memory, not the whole snapshot.
+    ServerCallStreamObserver<GetSnapshotResponse> call =
+        (ServerCallStreamObserver<GetSnapshotResponse>) out;
+    SnapshotChunks chunks = new SnapshotChunks(image, chunkBytes);
+    AtomicBoolean completed = new AtomicBoolean();
+    call.setOnCancelHandler(() -> completed.set(true));
+    call.setOnReadyHandler(
+        () -> {
+          while (!completed.get() && call.isReady() && chunks.hasNext()) {
+            call.onNext(chunks.next());
+          }
+          if (!chunks.hasNext() && completed.compareAndSet(false, true)) {
+            call.onCompleted();
+          }
+        });
   }
 
   @Override

@@ -2,12 +2,10 @@ package dev.controlplane.metadata;
 
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.Applied.Outcome;
-import dev.controlplane.metadata.log.ChangeLog;
-import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Namespace;
-import dev.controlplane.metadata.store.ResourceStore;
-import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -19,22 +17,19 @@ import java.util.OptionalLong;
 @ApplicationScoped
 public class NamespaceService {
 
-  @Inject ChangeLog changeLog;
-  @Inject ResourceStore store;
+  @Inject WritePipeline pipeline;
 
-  @Tx
   public Applied<Namespace> applyNamespace(
       Namespace namespace, OptionalLong expectedVersion, VersionMatch match, WriteMode mode) {
-    VersionedWrite write = changeLog.begin(mode);
-    return write.finish(apply(write, namespace, expectedVersion, match));
+    return pipeline.execute(write -> apply(write, namespace, expectedVersion, match), mode);
   }
 
-  private Applied<Namespace> apply(
-      VersionedWrite write, Namespace namespace, OptionalLong expectedVersion, VersionMatch match) {
-    if (store.tenant(namespace.tenant()).isEmpty()) {
+  private static Applied<Namespace> apply(
+      WriteContext write, Namespace namespace, OptionalLong expectedVersion, VersionMatch match) {
+    if (write.image().tenant(namespace.tenant()).isEmpty()) {
       throw ControlPlaneException.notFound("tenant " + namespace.tenant() + " does not exist");
     }
-    Optional<Namespace> current = store.namespace(namespace.tenant(), namespace.name());
+    Optional<Namespace> current = write.image().namespace(namespace.tenant(), namespace.name());
     match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isPresent() && Preconditions.sameContent(current.get(), namespace)) {
@@ -44,18 +39,22 @@ public class NamespaceService {
     return new Applied<>(stored, current.isPresent() ? Outcome.UPDATED : Outcome.CREATED);
   }
 
-  @Tx
   public Namespace deleteNamespace(String tenant, String name, VersionMatch match, WriteMode mode) {
-    VersionedWrite write = changeLog.begin(mode);
+    return pipeline.execute(write -> delete(write, tenant, name, match), mode);
+  }
+
+  private static Namespace delete(
+      WriteContext write, String tenant, String name, VersionMatch match) {
     Namespace current =
-        store
+        write
+            .image()
             .namespace(tenant, name)
             .orElseThrow(
                 () ->
                     ControlPlaneException.notFound(
                         "namespace " + tenant + "/" + name + " does not exist"));
     match.check(Optional.of(current));
-    long streams = store.countStreams(tenant, name);
+    long streams = write.state().countStreams(tenant, name);
     if (streams > 0) {
       throw ControlPlaneException.conflict(
           "namespace "
@@ -67,6 +66,6 @@ public class NamespaceService {
               + " stream(s), including deleted ones"
               + " awaiting purge; delete them first");
     }
-    return write.finish(write.delete(current));
+    return write.delete(current);
   }
 }

@@ -3,24 +3,21 @@ package dev.controlplane.metadata;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.model.StreamRef;
-import dev.controlplane.metadata.store.ResourceStore;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
+import dev.controlplane.write.WriteState;
 
 /**
- * The {@code max_streams} quotas of the namespace and the tenant. Called inside the write
- * transaction, after {@code ChangeLog.begin()} took the counter lock, so no concurrent create can
- * slip past a check (writes are serialised by that lock).
+ * The {@code max_streams} quotas of the namespace and the tenant, checked by the write pipeline
+ * against the state including every earlier operation of the batch, so no concurrent create can
+ * slip past a check (operations are applied one after another).
  */
-@ApplicationScoped
-public class StreamQuotas {
+final class StreamQuotas {
 
-  @Inject ResourceStore store;
+  private StreamQuotas() {}
 
-  void checkRoomFor(StreamRef ref) {
-    var namespace = store.namespace(ref.tenant(), ref.namespace()).orElseThrow();
+  static void checkRoomFor(WriteState state, StreamRef ref) {
+    var namespace = state.image().namespace(ref.tenant(), ref.namespace()).orElseThrow();
     Long nsLimit = namespace.quotas().maxStreams();
-    if (nsLimit != null && store.countActiveStreams(ref.tenant(), ref.namespace()) >= nsLimit) {
+    if (nsLimit != null && state.countActiveStreams(ref.tenant(), ref.namespace()) >= nsLimit) {
       throw new ControlPlaneException(
           ErrorCode.RESOURCE_EXHAUSTED,
           "namespace "
@@ -31,8 +28,8 @@ public class StreamQuotas {
               + nsLimit
               + " streams");
     }
-    Long tenantLimit = store.tenant(ref.tenant()).orElseThrow().quotas().maxStreams();
-    if (tenantLimit != null && store.countActiveStreams(ref.tenant(), null) >= tenantLimit) {
+    Long tenantLimit = state.image().tenant(ref.tenant()).orElseThrow().quotas().maxStreams();
+    if (tenantLimit != null && state.countActiveStreams(ref.tenant(), null) >= tenantLimit) {
       throw new ControlPlaneException(
           ErrorCode.RESOURCE_EXHAUSTED,
           "tenant " + ref.tenant() + " has reached its quota of " + tenantLimit + " streams");

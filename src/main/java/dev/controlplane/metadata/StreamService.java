@@ -1,23 +1,24 @@
 package dev.controlplane.metadata;
 
-import dev.controlplane.broker.PlacementLoadQuery;
+import dev.controlplane.broker.BrokerHealthQueries;
+import dev.controlplane.broker.BrokerLoad;
 import dev.controlplane.broker.PlacementPlanner;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.Applied.Outcome;
-import dev.controlplane.metadata.log.ChangeLog;
-import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.log.WriteMode;
-import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
-import dev.controlplane.metadata.store.ResourceStore;
-import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
+import dev.controlplane.write.WriteState;
+import dev.controlplane.write.WriteState.DeletedStream;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -28,44 +29,39 @@ import java.util.OptionalLong;
 @ApplicationScoped
 public class StreamService {
 
-  @Inject ChangeLog changeLog;
-  @Inject ResourceStore store;
-  @Inject PlacementLoadQuery loadQuery;
+  @Inject WritePipeline pipeline;
   @Inject ControlPlaneConfig config;
-  @Inject StreamQuotas quotas;
-  @Inject dev.controlplane.broker.BrokerHealthQueries health;
 
   /**
    * Creates the stream and its placement; ALREADY_EXISTS when the name is taken (deleted ones
    * included).
    */
-  @Tx
   public Stream createStream(Stream stream) {
-    VersionedWrite write = changeLog.begin();
-    requireNamespace(stream.ref());
-    if (store.stream(stream.ref()).isPresent()) {
-      throw new ControlPlaneException(
-          ErrorCode.ALREADY_EXISTS, "stream " + stream.ref() + " already exists");
-    }
-    return create(write, stream);
+    return pipeline.execute(
+        write -> {
+          requireNamespace(write.state(), stream.ref());
+          if (write.state().streamInAnyState(stream.ref()).isPresent()) {
+            throw new ControlPlaneException(
+                ErrorCode.ALREADY_EXISTS, "stream " + stream.ref() + " already exists");
+          }
+          return create(write, stream);
+        });
   }
 
   /**
    * Create-or-replace for the declarative API: creates like {@link #createStream}, or changes
    * mutable settings; a dry run answers the same and commits nothing.
    */
-  @Tx
   public Applied<Stream> applyStream(
       Stream stream, OptionalLong expectedVersion, VersionMatch match, WriteMode mode) {
-    VersionedWrite write = changeLog.begin(mode);
-    return write.finish(apply(write, stream, expectedVersion, match));
+    return pipeline.execute(write -> apply(write, stream, expectedVersion, match), mode);
   }
 
-  private Applied<Stream> apply(
-      VersionedWrite write, Stream stream, OptionalLong expectedVersion, VersionMatch match) {
+  private static Applied<Stream> apply(
+      WriteContext write, Stream stream, OptionalLong expectedVersion, VersionMatch match) {
     StreamRef ref = stream.ref();
-    requireNamespace(ref);
-    Optional<Stream> current = store.stream(ref);
+    requireNamespace(write.state(), ref);
+    Optional<Stream> current = write.state().streamInAnyState(ref);
     if (current.isPresent() && current.get().state() == Stream.State.DELETING) {
       throw ControlPlaneException.conflict(
           "stream " + ref + " is deleted and waiting for its purge; restore it first");
@@ -98,78 +94,94 @@ public class StreamService {
    * period. Refused while brokers report active subscribers, unless {@code force}. A dry run
    * answers the same and commits nothing.
    */
-  @Tx
   public Deleted deleteStream(StreamRef ref, boolean force, VersionMatch match, WriteMode mode) {
-    VersionedWrite write = changeLog.begin(mode);
-    Stream current =
-        store.stream(ref)
-            .filter(s -> s.state() == Stream.State.ACTIVE)
-            .orElseThrow(() -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
-    match.check(Optional.of(current));
-    long subscribers = health.activeSubscribers(ref);
-    if (subscribers > 0 && !force) {
-      throw new ControlPlaneException(
-          ErrorCode.FAILED_PRECONDITION,
-          "stream "
-              + ref
-              + " has "
-              + subscribers
-              + " active subscriber(s); delete with force to proceed");
-    }
-    store.placement(ref).ifPresent(write::delete);
-    Stream deleted = write.deleteKeeping(current.withState(Stream.State.DELETING), current);
-    Instant now = Instant.now();
-    Instant purgeAfter = now.plus(config.streamDeleteGrace());
-    store.schedulePurge(ref, now, purgeAfter);
-    return write.finish(new Deleted(deleted, purgeAfter));
+    return pipeline.execute(
+        write -> {
+          Stream current =
+              write.image().stream(ref)
+                  .orElseThrow(
+                      () -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
+          match.check(Optional.of(current));
+          long subscribers = write.query(c -> BrokerHealthQueries.activeSubscribers(c, ref));
+          if (subscribers > 0 && !force) {
+            throw new ControlPlaneException(
+                ErrorCode.FAILED_PRECONDITION,
+                "stream "
+                    + ref
+                    + " has "
+                    + subscribers
+                    + " active subscriber(s); delete with force to proceed");
+          }
+          write.image().placement(ref).ifPresent(write::delete);
+          Instant now = Instant.now();
+          Instant purgeAfter = now.plus(config.streamDeleteGrace());
+          Stream deleted =
+              write.deleteKeeping(
+                  current.withState(Stream.State.DELETING), current, now, purgeAfter);
+          return new Deleted(deleted, purgeAfter);
+        },
+        mode);
   }
 
   /** Brings back a stream still in its grace period, with a fresh placement (CREATE updates). */
-  @Tx
   public Stream restoreStream(StreamRef ref) {
-    VersionedWrite write = changeLog.begin();
-    Stream deleted =
-        store.stream(ref)
-            .filter(s -> s.state() == Stream.State.DELETING)
-            .orElseThrow(
-                () ->
-                    ControlPlaneException.notFound(
-                        "stream " + ref + " is not waiting for its purge"));
-    requireNamespace(ref);
-    quotas.checkRoomFor(ref);
-    Stream restored = write.put(deleted.withState(Stream.State.ACTIVE), null);
-    store.schedulePurge(ref, null, null);
-    write.put(newPlacement(restored), null);
-    return restored;
+    return pipeline.execute(
+        write -> {
+          DeletedStream deleted = write.state().deleting().get(ref.key());
+          if (deleted == null) {
+            throw ControlPlaneException.notFound("stream " + ref + " is not waiting for its purge");
+          }
+          requireNamespace(write.state(), ref);
+          StreamQuotas.checkRoomFor(write.state(), ref);
+          Stream restored = write.put(deleted.stream().withState(Stream.State.ACTIVE), null);
+          write.cancelPurge(ref);
+          write.put(newPlacement(write.state(), restored), null);
+          return restored;
+        });
   }
 
-  private Stream create(VersionedWrite write, Stream stream) {
-    quotas.checkRoomFor(stream.ref());
+  private static Stream create(WriteContext write, Stream stream) {
+    StreamQuotas.checkRoomFor(write.state(), stream.ref());
     Stream created = write.put(stream.withState(Stream.State.ACTIVE), null);
-    write.put(newPlacement(created), null);
+    write.put(newPlacement(write.state(), created), null);
     return created;
   }
 
-  private ShardPlacement newPlacement(Stream stream) {
-    var load = loadQuery.loadOf(store.brokersWithStatus(Broker.Status.ACTIVE));
+  private static ShardPlacement newPlacement(WriteState state, Stream stream) {
+    List<BrokerLoad> load =
+        state.activeBrokers().stream()
+            .map(
+                b -> {
+                  var counts = state.load(b.name());
+                  return new BrokerLoad(b, counts.replicas(), counts.leaders());
+                })
+            .toList();
     var shards =
         PlacementPlanner.placeShards(
             stream.spec().shards(), stream.spec().replicationFactor(), load);
     return new ShardPlacement(stream.tenant(), stream.namespace(), stream.name(), shards, 0);
   }
 
-  private void requireNamespace(StreamRef ref) {
-    if (store.namespace(ref.tenant(), ref.namespace()).isEmpty()) {
+  private static void requireNamespace(WriteState state, StreamRef ref) {
+    if (state.image().namespace(ref.tenant(), ref.namespace()).isEmpty()) {
       throw ControlPlaneException.notFound(
           "namespace " + ref.tenant() + "/" + ref.namespace() + " does not exist");
     }
   }
 
-  /** Purges streams whose grace period is over; returns how many. */
-  @Tx
+  /** Purges streams whose grace period is over (at most {@code limit}); returns how many. */
   public int purgeExpired(int limit) {
-    var expired = store.streamsToPurge(Instant.now(), limit);
-    expired.forEach(s -> store.purge(s.ref()));
-    return expired.size();
+    return pipeline.execute(
+        write -> {
+          Instant now = Instant.now();
+          List<StreamRef> expired =
+              write.state().deleting().values().stream()
+                  .filter(d -> d.purgeAfter() != null && d.purgeAfter().isBefore(now))
+                  .limit(limit)
+                  .map(d -> d.stream().ref())
+                  .toList();
+          expired.forEach(write::purge);
+          return expired.size();
+        });
   }
 }

@@ -3,13 +3,11 @@ package dev.controlplane.metadata;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.Applied.Outcome;
-import dev.controlplane.metadata.log.ChangeLog;
-import dev.controlplane.metadata.log.VersionedWrite;
 import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Tenant;
 import dev.controlplane.metadata.model.Tenant.TenantQuotas;
-import dev.controlplane.metadata.store.ResourceStore;
-import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -29,14 +27,12 @@ public class TenantService {
     TENANT
   }
 
-  @Inject ChangeLog changeLog;
-  @Inject ResourceStore store;
+  @Inject WritePipeline pipeline;
 
   /**
    * Create-or-replace. A {@link Writer#TENANT} write keeps the stored quotas when the document has
    * none ({@code quotasGiven} false) and is refused (403) when it carries different ones.
    */
-  @Tx
   public Applied<Tenant> applyTenant(
       Tenant wanted,
       OptionalLong expectedVersion,
@@ -44,18 +40,18 @@ public class TenantService {
       Writer writer,
       boolean quotasGiven,
       WriteMode mode) {
-    VersionedWrite write = changeLog.begin(mode);
-    return write.finish(apply(write, wanted, expectedVersion, match, writer, quotasGiven));
+    return pipeline.execute(
+        write -> apply(write, wanted, expectedVersion, match, writer, quotasGiven), mode);
   }
 
-  private Applied<Tenant> apply(
-      VersionedWrite write,
+  private static Applied<Tenant> apply(
+      WriteContext write,
       Tenant wanted,
       OptionalLong expectedVersion,
       VersionMatch match,
       Writer writer,
       boolean quotasGiven) {
-    Optional<Tenant> current = store.tenant(wanted.name());
+    Optional<Tenant> current = write.image().tenant(wanted.name());
     match.check(current);
     Preconditions.checkExpectedVersion(expectedVersion, current);
     Tenant tenant =
@@ -83,20 +79,23 @@ public class TenantService {
     return wanted;
   }
 
-  @Tx
   public Tenant deleteTenant(String name, VersionMatch match, WriteMode mode) {
-    VersionedWrite write = changeLog.begin(mode);
-    Tenant current =
-        store
-            .tenant(name)
-            .orElseThrow(
-                () -> ControlPlaneException.notFound("tenant " + name + " does not exist"));
-    match.check(Optional.of(current));
-    long namespaces = store.countNamespaces(name);
-    if (namespaces > 0) {
-      throw ControlPlaneException.conflict(
-          "tenant " + name + " still has " + namespaces + " namespace(s); delete them first");
-    }
-    return write.finish(write.delete(current));
+    return pipeline.execute(
+        write -> {
+          Tenant current =
+              write
+                  .image()
+                  .tenant(name)
+                  .orElseThrow(
+                      () -> ControlPlaneException.notFound("tenant " + name + " does not exist"));
+          match.check(Optional.of(current));
+          long namespaces = write.state().countNamespaces(name);
+          if (namespaces > 0) {
+            throw ControlPlaneException.conflict(
+                "tenant " + name + " still has " + namespaces + " namespace(s); delete them first");
+          }
+          return write.delete(current);
+        },
+        mode);
   }
 }

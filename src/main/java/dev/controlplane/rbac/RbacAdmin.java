@@ -3,7 +3,8 @@ package dev.controlplane.rbac;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.model.Names;
-import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Collection;
@@ -17,9 +18,8 @@ import java.util.List;
 @ApplicationScoped
 public class RbacAdmin {
 
-  @jakarta.inject.Inject dev.controlplane.cluster.WriteGuard guard;
-
   @Inject RbacStore store;
+  @Inject WritePipeline pipeline;
   @Inject TenantEnforcers enforcers;
 
   public List<PolicyRule> policies(String tenant, Collection<Permission> caller) {
@@ -41,37 +41,65 @@ public class RbacAdmin {
   }
 
   /** Adds the policy; returns whether it was created (false: it existed). */
-  @Tx
   public boolean addPolicy(String tenant, PolicyRule rule, Collection<Permission> caller) {
-    guard.requireLeader();
-    checkPolicy(tenant, rule, caller);
-    return store.addPolicy(tenant, rule);
+    return pipeline.execute(
+        write -> {
+          checkPolicy(write, tenant, rule, caller);
+          if (policies(write, tenant).contains(rule)) {
+            return false;
+          }
+          RbacStore.addPolicy(write, tenant, rule);
+          return true;
+        });
   }
 
-  @Tx
+  /** Removes the policy; returns whether it existed. */
   public boolean removePolicy(String tenant, PolicyRule rule, Collection<Permission> caller) {
-    guard.requireLeader();
-    checkPolicy(tenant, rule, caller);
-    return store.removePolicy(tenant, rule);
+    return pipeline.execute(
+        write -> {
+          checkPolicy(write, tenant, rule, caller);
+          if (!policies(write, tenant).contains(rule)) {
+            return false;
+          }
+          write.sql(RbacStore.DELETE_POLICY, tenant, rule.subject(), rule.object(), rule.action());
+          return true;
+        });
   }
 
-  @Tx
+  /** Adds the grouping; returns whether it was created (false: it existed). */
   public boolean addGrouping(String tenant, Grouping grouping, Collection<Permission> caller) {
-    guard.requireLeader();
-    checkGrouping(tenant, grouping, caller);
-    return store.addGrouping(tenant, grouping);
+    return pipeline.execute(
+        write -> {
+          List<Grouping> current = checkGrouping(write, tenant, grouping, caller);
+          if (current.contains(grouping)) {
+            return false;
+          }
+          RbacStore.addGrouping(write, tenant, grouping);
+          return true;
+        });
   }
 
-  @Tx
+  /** Removes the grouping; returns whether it existed. */
   public boolean removeGrouping(String tenant, Grouping grouping, Collection<Permission> caller) {
-    guard.requireLeader();
-    checkGrouping(tenant, grouping, caller);
-    return store.removeGrouping(tenant, grouping);
+    return pipeline.execute(
+        write -> {
+          List<Grouping> current = checkGrouping(write, tenant, grouping, caller);
+          if (!current.contains(grouping)) {
+            return false;
+          }
+          write.sql(RbacStore.DELETE_GROUPING, tenant, grouping.principal(), grouping.role());
+          return true;
+        });
   }
 
-  private void checkPolicy(String tenant, PolicyRule rule, Collection<Permission> caller) {
+  private static List<PolicyRule> policies(WriteContext write, String tenant) {
+    return write.query(c -> RbacStore.policies(c, tenant));
+  }
+
+  private static void checkPolicy(
+      WriteContext write, String tenant, PolicyRule rule, Collection<Permission> caller) {
     requireAny(caller, tenant, Action.RBAC_POLICY_MANAGE);
-    requireTenant(tenant);
+    requireTenant(write, tenant);
     checkSubject("subject", rule.subject(), true);
     RbacObject object = parseObject(tenant, rule.object());
     Action action =
@@ -90,30 +118,42 @@ public class RbacAdmin {
     }
   }
 
-  private void checkGrouping(String tenant, Grouping grouping, Collection<Permission> caller) {
+  /**
+   * The scope rules of a grouping write; returns the tenant's groupings as the batch sees them. The
+   * role's permissions are judged on the rows inside the batch transaction, so a policy added by an
+   * earlier write of the same batch counts.
+   */
+  private static List<Grouping> checkGrouping(
+      WriteContext write, String tenant, Grouping grouping, Collection<Permission> caller) {
     requireAny(caller, tenant, Action.RBAC_ASSIGNMENT_MANAGE);
-    requireTenant(tenant);
+    requireTenant(write, tenant);
     checkSubject("principal", grouping.principal(), false);
     if (grouping.role() == null
         || !(grouping.role().startsWith("role:") || grouping.role().startsWith("group:"))) {
       throw ControlPlaneException.validation("role", "must be role:<name> or group:<name>");
     }
     checkSubject("role", grouping.role(), false);
-    if (!roleWithin(tenant, grouping.role(), caller, Action.RBAC_ASSIGNMENT_MANAGE)) {
+    List<PolicyRule> policies = policies(write, tenant);
+    List<Grouping> groupings = write.query(c -> RbacStore.groupings(c, tenant));
+    List<RbacObject> objects =
+        TenantEnforcers.objectsOf(tenant, grouping.role(), policies, groupings);
+    if (!within(tenant, objects, caller, Action.RBAC_ASSIGNMENT_MANAGE)) {
       throw forbidden(
           grouping.role() + " grants permissions outside your rbac.assignment.manage scope");
     }
+    return groupings;
   }
 
   /**
    * A write for a tenant that does not exist is a 404 (and an invalid name a 400), not a foreign
-   * key violation; the tenant's row stays locked against deletion until the write commits.
+   * key violation; the pipeline applies writes one at a time, so the tenant cannot be deleted
+   * between this check and the commit.
    */
-  private void requireTenant(String tenant) {
+  private static void requireTenant(WriteContext write, String tenant) {
     if (!Names.isValid(tenant)) {
       throw ControlPlaneException.validation("path.tenant", "must be " + Names.RULE);
     }
-    if (!store.lockTenant(tenant)) {
+    if (write.image().tenant(tenant).isEmpty()) {
       throw ControlPlaneException.notFound("tenant " + tenant + " does not exist");
     }
   }
@@ -124,7 +164,11 @@ public class RbacAdmin {
    */
   private boolean roleWithin(
       String tenant, String role, Collection<Permission> caller, Action action) {
-    List<RbacObject> objects = enforcers.objectsOf(tenant, role);
+    return within(tenant, enforcers.objectsOf(tenant, role), caller, action);
+  }
+
+  private static boolean within(
+      String tenant, List<RbacObject> objects, Collection<Permission> caller, Action action) {
     if (objects.isEmpty()) {
       return holds(caller, action, RbacObject.tenant(tenant));
     }

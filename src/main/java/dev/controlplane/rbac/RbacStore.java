@@ -1,15 +1,22 @@
 package dev.controlplane.rbac;
 
 import dev.controlplane.tx.Tx;
+import dev.controlplane.write.WriteContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The RBAC tables. Every change bumps the tenant's {@code rbac_revisions} row in the same
- * transaction (a trigger of the schema does it, so hand edits count too), which is how every node
- * learns that its cached enforcer is stale.
+ * The RBAC tables: reads for enforcement and listing (JPA), and the statements and in-batch reads
+ * of the write pipeline, which makes every change. Every change bumps the tenant's {@code
+ * rbac_revisions} row in the same transaction (a trigger of the schema does it, so hand edits count
+ * too), which is how every node learns that its cached enforcer is stale.
  */
 @ApplicationScoped
 @Tx
@@ -24,17 +31,6 @@ public class RbacStore {
             .setParameter(1, tenant)
             .getResultList();
     return rows.isEmpty() ? 0 : ((Number) rows.get(0)).longValue();
-  }
-
-  /**
-   * Whether the tenant exists; if so its row is share-locked until the transaction ends, so it
-   * cannot be deleted under a write that is about to reference it.
-   */
-  public boolean lockTenant(String tenant) {
-    return !em.createNativeQuery("SELECT 1 FROM tenants WHERE name = ?1 FOR KEY SHARE")
-        .setParameter(1, tenant)
-        .getResultList()
-        .isEmpty();
   }
 
   public List<PolicyRule> policies(String tenant) {
@@ -61,50 +57,56 @@ public class RbacStore {
         .toList();
   }
 
-  /** Adds the policy; false when it already existed (nothing changes then). */
-  public boolean addPolicy(String tenant, PolicyRule rule) {
-    int added =
-        em.createNativeQuery(
-                "INSERT INTO rbac_policies (tenant, subject, object, action) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING")
-            .setParameter(1, tenant)
-            .setParameter(2, rule.subject())
-            .setParameter(3, rule.object())
-            .setParameter(4, rule.action())
-            .executeUpdate();
-    return added > 0;
+  // ---- the write pipeline's side: reads on its connection, and its row changes ----
+
+  static final String INSERT_POLICY =
+      "INSERT INTO rbac_policies (tenant, subject, object, action) VALUES (?, ?, ?, ?)"
+          + " ON CONFLICT DO NOTHING";
+  static final String DELETE_POLICY =
+      "DELETE FROM rbac_policies WHERE tenant = ? AND subject = ? AND object = ? AND action = ?";
+  static final String INSERT_GROUPING =
+      "INSERT INTO rbac_groupings (tenant, principal, role) VALUES (?, ?, ?) ON CONFLICT DO NOTHING";
+  static final String DELETE_GROUPING =
+      "DELETE FROM rbac_groupings WHERE tenant = ? AND principal = ? AND role = ?";
+
+  /** Adds the policy in the operation's batch (nothing when it exists). */
+  public static void addPolicy(WriteContext write, String tenant, PolicyRule rule) {
+    write.sql(INSERT_POLICY, tenant, rule.subject(), rule.object(), rule.action());
   }
 
-  public boolean removePolicy(String tenant, PolicyRule rule) {
-    int removed =
-        em.createNativeQuery(
-                "DELETE FROM rbac_policies WHERE tenant = ?1 AND subject = ?2 AND object = ?3 AND action = ?4")
-            .setParameter(1, tenant)
-            .setParameter(2, rule.subject())
-            .setParameter(3, rule.object())
-            .setParameter(4, rule.action())
-            .executeUpdate();
-    return removed > 0;
+  /** Adds the grouping in the operation's batch (nothing when it exists). */
+  public static void addGrouping(WriteContext write, String tenant, Grouping grouping) {
+    write.sql(INSERT_GROUPING, tenant, grouping.principal(), grouping.role());
   }
 
-  public boolean addGrouping(String tenant, Grouping grouping) {
-    int added =
-        em.createNativeQuery(
-                "INSERT INTO rbac_groupings (tenant, principal, role) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
-            .setParameter(1, tenant)
-            .setParameter(2, grouping.principal())
-            .setParameter(3, grouping.role())
-            .executeUpdate();
-    return added > 0;
+  static List<PolicyRule> policies(Connection c, String tenant) throws SQLException {
+    List<PolicyRule> out = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT subject, object, action FROM rbac_policies WHERE tenant = ?"
+                + " ORDER BY subject, object, action")) {
+      ps.setString(1, tenant);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new PolicyRule(rs.getString(1), rs.getString(2), rs.getString(3)));
+        }
+      }
+    }
+    return out;
   }
 
-  public boolean removeGrouping(String tenant, Grouping grouping) {
-    int removed =
-        em.createNativeQuery(
-                "DELETE FROM rbac_groupings WHERE tenant = ?1 AND principal = ?2 AND role = ?3")
-            .setParameter(1, tenant)
-            .setParameter(2, grouping.principal())
-            .setParameter(3, grouping.role())
-            .executeUpdate();
-    return removed > 0;
+  static List<Grouping> groupings(Connection c, String tenant) throws SQLException {
+    List<Grouping> out = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT principal, role FROM rbac_groupings WHERE tenant = ? ORDER BY principal, role")) {
+      ps.setString(1, tenant);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new Grouping(rs.getString(1), rs.getString(2)));
+        }
+      }
+    }
+    return out;
   }
 }

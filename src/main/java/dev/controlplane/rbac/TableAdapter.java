@@ -11,11 +11,25 @@ import org.casbin.jcasbin.persist.Adapter;
  */
 final class TableAdapter implements Adapter {
 
-  private final RbacStore store;
+  private final java.util.function.Supplier<List<PolicyRule>> policies;
+  private final java.util.function.Supplier<List<Grouping>> groupings;
   private final String tenant;
 
   TableAdapter(RbacStore store, String tenant) {
-    this.store = store;
+    this(() -> store.policies(tenant), () -> store.groupings(tenant), tenant);
+  }
+
+  /** An adapter over rows already read (by the write pipeline, inside its transaction). */
+  TableAdapter(List<PolicyRule> policies, List<Grouping> groupings, String tenant) {
+    this(() -> policies, () -> groupings, tenant);
+  }
+
+  private TableAdapter(
+      java.util.function.Supplier<List<PolicyRule>> policies,
+      java.util.function.Supplier<List<Grouping>> groupings,
+      String tenant) {
+    this.policies = policies;
+    this.groupings = groupings;
     this.tenant = tenant;
   }
 
@@ -26,10 +40,10 @@ final class TableAdapter implements Adapter {
    */
   @Override
   public void loadPolicy(Model model) {
-    for (PolicyRule p : store.policies(tenant)) {
+    for (PolicyRule p : policies.get()) {
       model.addPolicy("p", "p", List.of(p.subject(), tenant, p.object(), p.action()));
     }
-    for (Grouping g : store.groupings(tenant)) {
+    for (Grouping g : groupings.get()) {
       model.addPolicy("g", "g", List.of(g.principal(), g.role(), tenant));
     }
   }

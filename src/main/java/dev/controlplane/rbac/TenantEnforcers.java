@@ -1,21 +1,23 @@
 package dev.controlplane.rbac;
 
+import dev.controlplane.cache.TenantCache;
+import dev.controlplane.cache.TenantChanges;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.casbin.jcasbin.main.SyncedEnforcer;
 import org.casbin.jcasbin.model.Model;
 
 /**
- * One jcasbin enforcer per tenant (the tenant is the domain), loaded from the tables and reused
- * while the tenant's {@code rbac_revisions} row is unchanged. Each evaluation reads that one row,
- * so a change committed on any node is enforced by every node on its next request — no notification
- * to lose, no propagation delay.
+ * One jcasbin enforcer per tenant (the tenant is the domain), loaded from the tables once and kept
+ * in memory until the tenant's RBAC rows change ({@link TenantChanges}: at once on the node that
+ * wrote, within milliseconds on the others through the tables' notification trigger). An evaluation
+ * reads no database at all, which is what lets every node serve token exchanges at the speed of the
+ * crypto.
  */
 @ApplicationScoped
 public class TenantEnforcers {
@@ -40,21 +42,29 @@ public class TenantEnforcers {
       """;
 
   @Inject RbacStore store;
+  @Inject TenantChanges changes;
 
-  private final Map<String, Loaded> cache = new ConcurrentHashMap<>();
+  private TenantCache<SyncedEnforcer> cache;
 
-  private record Loaded(long revision, SyncedEnforcer enforcer) {}
+  @PostConstruct
+  void init() {
+    cache = changes.cache(this::load);
+  }
 
   /**
    * The permissions granted to {@code principal} in {@code tenant}, through its roles and groups
    * and through the transient {@code group:} edges of this request.
    */
   public List<Permission> granted(String tenant, String principal, Set<String> transientGroups) {
-    SyncedEnforcer enforcer = current(tenant);
-    Set<Permission> out = new LinkedHashSet<>();
     List<String> subjects = new ArrayList<>();
     subjects.add(principal);
     subjects.addAll(transientGroups);
+    return permissions(current(tenant), tenant, subjects);
+  }
+
+  private static List<Permission> permissions(
+      SyncedEnforcer enforcer, String tenant, List<String> subjects) {
+    Set<Permission> out = new LinkedHashSet<>();
     for (String subject : subjects) {
       for (List<String> rule : enforcer.getImplicitPermissionsForUser(subject, tenant)) {
         // rule = [subject, domain, object, action]; rows written outside the grammar grant nothing.
@@ -68,7 +78,25 @@ public class TenantEnforcers {
 
   /** The objects of every permission {@code subject} (a role or group) carries. */
   public List<RbacObject> objectsOf(String tenant, String subject) {
-    return granted(tenant, subject, Set.of()).stream().map(Permission::object).toList();
+    return objects(current(tenant), tenant, subject);
+  }
+
+  /**
+   * The same over the given rows: what the write pipeline sees inside its batch, earlier writes of
+   * the batch included (a throwaway enforcer, never cached).
+   */
+  static List<RbacObject> objectsOf(
+      String tenant, String subject, List<PolicyRule> policies, List<Grouping> groupings) {
+    SyncedEnforcer enforcer =
+        new SyncedEnforcer(model(), new TableAdapter(policies, groupings, tenant));
+    enforcer.enableAutoSave(false);
+    return objects(enforcer, tenant, subject);
+  }
+
+  private static List<RbacObject> objects(SyncedEnforcer enforcer, String tenant, String subject) {
+    return permissions(enforcer, tenant, List.of(subject)).stream()
+        .map(Permission::object)
+        .toList();
   }
 
   /**
@@ -80,14 +108,12 @@ public class TenantEnforcers {
   }
 
   private SyncedEnforcer current(String tenant) {
-    long revision = store.revision(tenant);
-    Loaded loaded = cache.get(tenant);
-    if (loaded != null && loaded.revision == revision) {
-      return loaded.enforcer;
-    }
+    return cache.get(tenant);
+  }
+
+  private SyncedEnforcer load(String tenant) {
     SyncedEnforcer enforcer = new SyncedEnforcer(model(), new TableAdapter(store, tenant));
     enforcer.enableAutoSave(false);
-    cache.put(tenant, new Loaded(revision, enforcer));
     return enforcer;
   }
 

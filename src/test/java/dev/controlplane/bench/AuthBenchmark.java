@@ -49,7 +49,7 @@ public final class AuthBenchmark {
     double sign = ed25519Sign();
     System.out.printf("ES256 verify (nimbus, 1 thread):   %,.0f/s%n", verify);
     System.out.printf("Ed25519 sign (nimbus+Tink, 1 thread): %,.0f/s%n", sign);
-    String db = TestDatabase.url("controlplane_bench_auth");
+    String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench_auth"));
     TestDatabase.reset(db);
     int httpPort = Ports.free();
     Map<String, String> env = SharedServer.baseEnvironment(httpPort, Ports.free(), db);

@@ -20,6 +20,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -137,47 +138,102 @@ class ClusterIT {
             });
   }
 
+  /**
+   * The fence covers every table, not only the change log: after SIGCONT the old leader still
+   * believes for a moment that it leads, and a tenant write, an RBAC policy, an issuer, a key
+   * rotation and a broker heartbeat sent to it meanwhile must all be refused, with nothing stored.
+   */
   @Test
   @Order(2)
-  void aFrozenLeaderIsReplacedAndTheWriteItTakesAfterThawingIsRefused() throws Exception {
+  void aFrozenLeaderIsReplacedAndNoWriteOfAnyTableItTakesAfterThawingIsStored() throws Exception {
     Node old = cluster.awaitLeader(ELECTION);
+    assertThat(old.http().put("/v1/tenants/fence-all", Http.tenant("fence-all", "x")).status())
+        .isEqualTo(201);
+    try (Grpc grpc = old.grpc()) {
+      grpc.brokers()
+          .registerBroker(
+              RegisterBrokerRequest.newBuilder()
+                  .setBrokerId("fence-b1")
+                  .setAddress("127.0.0.1:1")
+                  .build());
+    }
+    String heartbeatBefore = lastHeartbeat("fence-b1");
     old.freeze();
     long frozenAt = System.nanoTime();
     Node next;
-    CompletableFuture<HttpResponse<String>> pending;
+    List<CompletableFuture<HttpResponse<String>>> pending = new ArrayList<>();
+    CompletableFuture<Status> heartbeat;
+    Grpc toOld = old.grpc();
     try {
       next = cluster.awaitLeader(cluster.others(old), ELECTION);
       System.out.printf(
           "frozen leader %s replaced by %s after %d ms%n", old.id, next.id, millisSince(frozenAt));
-      // Sent while the old leader is frozen: the kernel accepts the connection, the server reads
-      // the
-      // request only after SIGCONT, still believing for a moment that it leads.
-      pending =
-          HttpClient.newHttpClient()
-              .sendAsync(
-                  HttpRequest.newBuilder(URI.create(old.httpUrl() + "/v1/tenants/fenced-off"))
-                      .timeout(Duration.ofSeconds(90))
-                      .header("Authorization", "Bearer " + SharedServer.OPERATOR_TOKEN)
-                      .header("Content-Type", "application/json")
-                      .PUT(HttpRequest.BodyPublishers.ofString(Http.tenant("fenced-off", "stale")))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+      // Sent while the old leader is frozen: the kernel accepts the connections, the server reads
+      // the requests only after SIGCONT, still believing for a moment that it leads.
+      pending.add(send(old, "PUT", "/v1/tenants/fenced-off", Http.tenant("fenced-off", "stale")));
+      pending.add(
+          send(
+              old,
+              "POST",
+              "/v1/tenants/fence-all/rbac/policies",
+              "{\"subject\":\"role:fenced\",\"object\":\"tenant:fence-all\","
+                  + "\"action\":\"tenant.manage\"}"));
+      pending.add(
+          send(
+              old,
+              "POST",
+              "/v1/tenants/fence-all/idp-issuers",
+              "{\"issuer\":\"http://127.0.0.1:1/fenced\",\"audiences\":[\"a\"],"
+                  + "\"jwks_url\":\"http://127.0.0.1:1/jwks\"}"));
+      pending.add(send(old, "POST", "/v1/tenants/fence-all/signing-keys/rotate", ""));
+      heartbeat =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  toOld
+                      .brokers()
+                      .withDeadlineAfter(90, TimeUnit.SECONDS)
+                      .reportHealth(
+                          ReportHealthRequest.newBuilder().setBrokerId("fence-b1").build());
+                  return Status.OK;
+                } catch (StatusRuntimeException e) {
+                  return e.getStatus();
+                }
+              });
       Thread.sleep(500);
     } finally {
       old.thaw();
     }
-    HttpResponse<String> response = pending.get(90, TimeUnit.SECONDS);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
-    // not_leader: its term was superseded (or Raft told it first); unavailable: it briefly saw no
-    // leader.
-    assertThat(Http.JSON.readTree(response.body()).path("code").asText())
-        .isIn("not_leader", "unavailable");
-    System.out.println(
-        "write sent to the frozen leader, answered after SIGCONT: " + response.body());
+    for (CompletableFuture<HttpResponse<String>> call : pending) {
+      HttpResponse<String> response = call.get(90, TimeUnit.SECONDS);
+      assertThat(response.statusCode())
+          .as(response.request().uri() + " " + response.body())
+          .isEqualTo(503);
+      // not_leader: its term was superseded (or Raft told it first); unavailable: it briefly saw
+      // no leader.
+      assertThat(Http.JSON.readTree(response.body()).path("code").asText())
+          .isIn("not_leader", "unavailable");
+      System.out.println(
+          "write sent to the frozen leader, answered after SIGCONT: " + response.body());
+    }
+    assertThat(heartbeat.get(90, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    toOld.close();
+    String db = TestCluster.dbUrl();
+    assertThat(TestDatabase.queryLong(db, "SELECT count(*) FROM tenants WHERE name = 'fenced-off'"))
+        .isZero();
     assertThat(
             TestDatabase.queryLong(
-                TestCluster.dbUrl(), "SELECT count(*) FROM tenants WHERE name = 'fenced-off'"))
+                db, "SELECT count(*) FROM rbac_policies WHERE subject = 'role:fenced'"))
         .isZero();
+    assertThat(
+            TestDatabase.queryLong(
+                db, "SELECT count(*) FROM idp_issuers WHERE tenant = 'fence-all'"))
+        .isZero();
+    assertThat(
+            TestDatabase.queryLong(
+                db, "SELECT count(*) FROM signing_keys WHERE tenant = 'fence-all'"))
+        .isZero();
+    assertThat(lastHeartbeat("fence-b1")).as("no heartbeat recorded").isEqualTo(heartbeatBefore);
 
     assertThat(cluster.awaitLeader(cluster.nodes(), ELECTION))
         .as("the old leader rejoins as a follower")
@@ -185,6 +241,33 @@ class ClusterIT {
     assertThat(
             next.http().put("/v1/tenants/after-freeze", Http.tenant("after-freeze", "x")).status())
         .isEqualTo(201);
+  }
+
+  private static CompletableFuture<HttpResponse<String>> send(
+      Node node, String method, String path, String body) {
+    return HttpClient.newHttpClient()
+        .sendAsync(
+            HttpRequest.newBuilder(URI.create(node.httpUrl() + path))
+                .timeout(Duration.ofSeconds(90))
+                .header("Authorization", "Bearer " + SharedServer.OPERATOR_TOKEN)
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String lastHeartbeat(String broker) throws Exception {
+    try (var c =
+            java.sql.DriverManager.getConnection(
+                TestCluster.dbUrl(), TestDatabase.USER, TestDatabase.PASSWORD);
+        var ps =
+            c.prepareStatement(
+                "SELECT last_heartbeat_at::text FROM broker_health WHERE broker = ?")) {
+      ps.setString(1, broker);
+      try (var rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
   }
 
   @Test

@@ -1,26 +1,29 @@
 package dev.controlplane.broker.rebalance;
 
-import dev.controlplane.metadata.log.ChangeLog;
-import dev.controlplane.metadata.log.VersionedWrite;
+import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.ShardPlacement;
-import dev.controlplane.metadata.store.ResourceStore;
-import dev.controlplane.tx.Tx;
+import dev.controlplane.metadata.model.StreamRef;
+import dev.controlplane.metadata.snapshot.MetadataImage;
+import dev.controlplane.metadata.watch.WatchHub;
+import dev.controlplane.write.WriteContext;
+import dev.controlplane.write.WritePipeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.Map;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
- * Plans a rebalance on the committed placements and, unless it is a dry run, applies it as
- * placement UPDATEs in one transaction. The counter lock is taken before reading, so the plan is
- * applied to exactly the state it was made for.
+ * Plans a rebalance on the committed image and, unless it is a dry run, applies it as placement
+ * UPDATEs in one pipeline operation. Planning takes seconds on a large cluster, so it runs on the
+ * caller's thread, not the pipeline's; the operation then checks that the brokers and placements
+ * are still exactly those the plan was made on (the image's persistent maps are the same objects)
+ * and plans again on the pipeline thread in the rare case they are not, so a plan never lands on a
+ * state it was not made for.
  */
 @ApplicationScoped
 public class RebalanceService {
 
-  @Inject ChangeLog changeLog;
-  @Inject ResourceStore store;
+  @Inject WritePipeline pipeline;
+  @Inject WatchHub hub;
 
   /** Which placements may move: empty fields are wildcards (namespace, tenant, cluster). */
   public record Scope(String tenant, String namespace, String stream) {
@@ -35,25 +38,41 @@ public class RebalanceService {
   /** The plan and the metadata version after it was applied (or at which it was computed). */
   public record Result(RebalancePlanner.Plan plan, long metadataVersion, boolean applied) {}
 
-  @Tx
   public Result rebalance(Scope scope, Strategy strategy, boolean dryRun) {
-    VersionedWrite write = dryRun ? null : changeLog.begin();
-    var placements = store.allPlacements();
-    RebalancePlanner.Plan plan =
-        RebalancePlanner.plan(strategy, store.allBrokers(), placements, scope.matcher());
+    MetadataImage planned = pipeline.committedImage().orElseGet(hub::image);
+    RebalancePlanner.Plan plan = plan(planned, scope, strategy);
     if (dryRun) {
-      return new Result(plan, changeLog.bounds().head(), false);
+      return new Result(plan, planned.version(), false);
     }
-    Map<dev.controlplane.metadata.model.StreamRef, ShardPlacement> current =
-        placements.stream().collect(Collectors.toMap(ShardPlacement::ref, p -> p));
+    return pipeline.execute(write -> apply(write, planned, plan, scope, strategy));
+  }
+
+  private static Result apply(
+      WriteContext write,
+      MetadataImage planned,
+      RebalancePlanner.Plan optimistic,
+      Scope scope,
+      Strategy strategy) {
+    MetadataImage now = write.image();
+    boolean unchanged =
+        now.map(ResourceKind.SHARD_PLACEMENT) == planned.map(ResourceKind.SHARD_PLACEMENT)
+            && now.map(ResourceKind.BROKER) == planned.map(ResourceKind.BROKER);
+    RebalancePlanner.Plan plan = unchanged ? optimistic : plan(now, scope, strategy);
     plan.changedPlacements()
         .forEach(
             (ref, shards) -> {
-              ShardPlacement before = current.get(ref);
-              write.put(
-                  new ShardPlacement(ref.tenant(), ref.namespace(), ref.stream(), shards, 0),
-                  before);
+              ShardPlacement before = now.placement(ref).orElseThrow();
+              write.put(placement(ref, shards), before);
             });
     return new Result(plan, write.version(), !plan.moves().isEmpty());
+  }
+
+  private static ShardPlacement placement(
+      StreamRef ref, java.util.List<ShardPlacement.ShardAssignment> shards) {
+    return new ShardPlacement(ref.tenant(), ref.namespace(), ref.stream(), shards, 0);
+  }
+
+  private static RebalancePlanner.Plan plan(MetadataImage image, Scope scope, Strategy strategy) {
+    return RebalancePlanner.plan(strategy, image.brokers(), image.placements(), scope.matcher());
   }
 }

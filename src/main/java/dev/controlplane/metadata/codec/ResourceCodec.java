@@ -11,13 +11,10 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.controlplane.error.ControlPlaneException;
-import dev.controlplane.metadata.model.Broker;
-import dev.controlplane.metadata.model.Namespace;
+import dev.controlplane.metadata.kind.FieldReader;
+import dev.controlplane.metadata.kind.Kinds;
 import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.ResourceKind;
-import dev.controlplane.metadata.model.ShardPlacement;
-import dev.controlplane.metadata.model.Stream;
-import dev.controlplane.metadata.model.Tenant;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -148,7 +145,7 @@ public final class ResourceCodec {
       r.error("kind", "must be " + expected.kindName());
     }
     ObjectNode metadata = withPathIdentity(doc.get("metadata"), pathIdentity, r);
-    Resource resource = ResourceFields.read(expected, metadata, doc, r);
+    Resource resource = Kinds.of(expected).read(metadata, doc, r);
     r.throwIfInvalid();
     return resource;
   }
@@ -192,7 +189,7 @@ public final class ResourceCodec {
               .orElseThrow(() -> new IllegalStateException("stored document without a known kind"));
       FieldReader r = new FieldReader();
       ObjectNode metadata = (ObjectNode) doc.get("metadata");
-      Resource resource = ResourceFields.read(kind, metadata, doc, r);
+      Resource resource = Kinds.of(kind).read(metadata, doc, r);
       if (r.hasErrors()) {
         throw new IllegalStateException("stored document is not a valid " + kind.kindName());
       }
@@ -206,7 +203,7 @@ public final class ResourceCodec {
     ObjectNode doc = json.createObjectNode();
     doc.put("apiVersion", API_VERSION);
     doc.put("kind", resource.kind().kindName());
-    ResourceFields.write(resource, doc.putObject("metadata"), doc);
+    Kinds.of(resource).writeDocument(resource, doc.putObject("metadata"), doc);
     doc.with("metadata").put("version", resource.version());
     return doc;
   }
@@ -237,15 +234,5 @@ public final class ResourceCodec {
 
   public ObjectNode newObject() {
     return json.createObjectNode();
-  }
-
-  static Class<? extends Resource> typeOf(ResourceKind kind) {
-    return switch (kind) {
-      case TENANT -> Tenant.class;
-      case NAMESPACE -> Namespace.class;
-      case STREAM -> Stream.class;
-      case SHARD_PLACEMENT -> ShardPlacement.class;
-      case BROKER -> Broker.class;
-    };
   }
 }

@@ -14,4 +14,18 @@ public record LogBounds(long head, long retainedFrom) {
   public long oldestServable() {
     return retainedFrom - 1;
   }
+
+  /** The OUT_OF_RANGE failure for a version outside these bounds (snapshots and watches). */
+  public dev.controlplane.error.ControlPlaneException outOfRange(long version) {
+    String message =
+        version > head
+            ? "version " + version + " is ahead of the latest version " + head
+            : "version "
+                + version
+                + " is older than the retained history (oldest servable version "
+                + oldestServable()
+                + "); take a new snapshot";
+    return new dev.controlplane.error.ControlPlaneException(
+        dev.controlplane.error.ErrorCode.OUT_OF_RANGE, message);
+  }
 }

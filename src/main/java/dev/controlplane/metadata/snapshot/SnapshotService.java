@@ -1,56 +1,67 @@
 package dev.controlplane.metadata.snapshot;
 
-import dev.controlplane.error.ControlPlaneException;
-import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.LogBounds;
-import dev.controlplane.metadata.store.ResourceStore;
-import dev.controlplane.tx.Tx;
+import dev.controlplane.metadata.model.MetadataUpdate;
+import dev.controlplane.metadata.watch.WatchHub;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 
 /**
- * Builds snapshots. The current state and the change log are read in one repeatable-read
- * transaction, so the image and its version agree exactly even while writers commit; a past version
- * is reached by undoing the newer updates.
+ * Serves snapshots from the watch hub's in-memory image: the latest is the image itself (no
+ * database read at all); a past version is reached by undoing the newer updates from it, taken from
+ * the hub's window and, for older ones, from the change log.
  */
 @ApplicationScoped
 public class SnapshotService {
 
-  @PersistenceContext(unitName = "controlplane")
-  EntityManager em;
+  /** How long a snapshot ahead of this node's image waits for the image to catch up. */
+  private static final long CATCH_UP_MILLIS = 2000;
 
-  @Inject ResourceStore store;
+  @Inject WatchHub hub;
   @Inject ChangeLog changeLog;
 
   /** The metadata at {@code version}; 0 means the latest. */
-  @Tx
   public MetadataImage snapshotAt(long version) {
-    em.createNativeQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        .executeUpdate();
-    LogBounds bounds = changeLog.bounds();
-    long target = version == 0 ? bounds.head() : version;
-    if (!bounds.covers(target)) {
-      throw versionOutOfRange(target, bounds);
+    MetadataImage head = hub.image();
+    if (version == 0 || version == head.version()) {
+      return head;
     }
-    MetadataImage image = new MetadataImage(bounds.head(), store.all());
-    changeLog.forEachNewestFirst(target, bounds.head(), image::undo);
-    em.clear();
-    return image;
+    if (version > head.version() && hub.awaitHead(version, CATCH_UP_MILLIS) >= version) {
+      head = hub.image();
+      if (head.version() == version) {
+        return head;
+      }
+    }
+    LogBounds bounds = changeLog.bounds();
+    if (version > head.version() || !bounds.covers(version)) {
+      throw new LogBounds(Math.min(bounds.head(), head.version()), bounds.retainedFrom())
+          .outOfRange(version);
+    }
+    return undoTo(head, version, bounds);
   }
 
-  /** The OUT_OF_RANGE failure for a version outside {@code bounds}; watches use it too. */
-  public static ControlPlaneException versionOutOfRange(long version, LogBounds bounds) {
-    String message =
-        version > bounds.head()
-            ? "version " + version + " is ahead of the latest version " + bounds.head()
-            : "version "
-                + version
-                + " is older than the retained history (oldest servable version "
-                + bounds.oldestServable()
-                + "); take a new snapshot";
-    return new ControlPlaneException(ErrorCode.OUT_OF_RANGE, message);
+  private MetadataImage undoTo(MetadataImage head, long version, LogBounds bounds) {
+    MetadataImage image = head;
+    while (image.version() > version) {
+      MetadataUpdate recent = hub.fromWindow(image.version());
+      if (recent == null) {
+        break;
+      }
+      image = image.undo(recent);
+    }
+    if (image.version() > version) {
+      MetadataImage[] holder = {image};
+      try {
+        changeLog.forEachNewestFirst(version, image.version(), u -> holder[0] = holder[0].undo(u));
+      } catch (IllegalStateException trimmedMeanwhile) {
+        throw bounds.outOfRange(version);
+      }
+      image = holder[0];
+    }
+    if (image.version() != version) {
+      throw bounds.outOfRange(version);
+    }
+    return image;
   }
 }

@@ -6,7 +6,6 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import org.hibernate.annotations.ColumnTransformer;
 
 @Entity
 @Table(name = "brokers")
@@ -18,8 +17,7 @@ class BrokerEntity {
   @Column(name = "availability_zone")
   String availabilityZone;
 
-  /** A JSON object of strings (V5 migration). */
-  @ColumnTransformer(write = "?::jsonb")
+  /** A JSON object of strings (migration V6); read only, the write pipeline writes rows. */
   String labels;
 
   @Column(name = "max_shards")
@@ -30,18 +28,6 @@ class BrokerEntity {
 
   String status;
   long version;
-
-  void apply(Broker b) {
-    name = b.name();
-    address = b.address();
-    region = b.region();
-    availabilityZone = b.availabilityZone();
-    labels = LabelsJson.write(b.labels());
-    maxShards = b.capacity().maxShards();
-    maxConnections = b.capacity().maxConnections();
-    status = b.status().wire();
-    version = b.version();
-  }
 
   Broker toResource() {
     return new Broker(

@@ -6,21 +6,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-/** The JSON column brokers.labels: {"rack": "r1"}. */
+/** Reads the JSON column brokers.labels ({"rack": "r1"}); the write pipeline writes it. */
 final class LabelsJson {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final TypeReference<TreeMap<String, String>> TYPE = new TypeReference<>() {};
 
   private LabelsJson() {}
-
-  static String write(SortedMap<String, String> labels) {
-    try {
-      return MAPPER.writeValueAsString(labels);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
   static SortedMap<String, String> read(String json) {
     if (json == null || json.isBlank()) {

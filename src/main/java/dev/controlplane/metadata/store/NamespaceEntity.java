@@ -49,15 +49,6 @@ class NamespaceEntity {
     }
   }
 
-  void apply(Namespace n) {
-    tenant = n.tenant();
-    name = n.name();
-    description = n.description();
-    maxStreams = n.quotas().maxStreams();
-    maxPublishRate = n.quotas().maxPublishRate();
-    version = n.version();
-  }
-
   Namespace toResource() {
     return new Namespace(
         tenant,

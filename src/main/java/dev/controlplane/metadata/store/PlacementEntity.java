@@ -21,14 +21,6 @@ class PlacementEntity {
 
   long version;
 
-  void apply(dev.controlplane.metadata.model.ShardPlacement p) {
-    tenant = p.tenant();
-    namespace = p.namespace();
-    stream = p.stream();
-    placements = PlacementJson.write(p.placements());
-    version = p.version();
-  }
-
   /** Composite primary key. */
   public static class Key implements Serializable {
     String tenant;

@@ -79,23 +79,6 @@ class StreamEntity {
     }
   }
 
-  void apply(Stream s) {
-    tenant = s.tenant();
-    namespace = s.namespace();
-    name = s.name();
-    shards = s.spec().shards();
-    var retention = s.spec().retention();
-    retentionTime = retention.time() == null ? null : retention.time().text();
-    retentionMs = retention.time() == null ? null : retention.time().millis();
-    retentionSize = retention.size() == null ? null : retention.size().text();
-    retentionBytes = retention.size() == null ? null : retention.size().bytes();
-    durability = s.spec().durability().wire();
-    replicationFactor = s.spec().replicationFactor();
-    ackPolicy = s.spec().ackPolicy().wire();
-    state = s.state().wire();
-    version = s.version();
-  }
-
   Stream toResource() {
     var retention =
         new Stream.Retention(

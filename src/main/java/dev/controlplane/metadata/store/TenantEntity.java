@@ -37,21 +37,6 @@ class TenantEntity {
 
   long version;
 
-  void apply(Tenant t) {
-    name = t.name();
-    description = t.description();
-    maxStreams = t.quotas().maxStreams();
-    maxPublishRate = t.quotas().maxPublishRate();
-    maxStorage = t.quotas().maxStorage() == null ? null : t.quotas().maxStorage().text();
-    maxStorageBytes = t.quotas().maxStorage() == null ? null : t.quotas().maxStorage().bytes();
-    encryptionKeyId = t.encryption().keyId();
-    encryptionRotation =
-        t.encryption().rotationPeriod() == null ? null : t.encryption().rotationPeriod().text();
-    encryptionRotationMs =
-        t.encryption().rotationPeriod() == null ? null : t.encryption().rotationPeriod().millis();
-    version = t.version();
-  }
-
   Tenant toResource() {
     return new Tenant(
         name,

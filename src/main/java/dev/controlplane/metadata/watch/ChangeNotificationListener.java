@@ -1,5 +1,6 @@
 package dev.controlplane.metadata.watch;
 
+import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.CommitSignal;
@@ -18,6 +19,9 @@ import org.postgresql.PGNotification;
  * by another node (or by a DBA's tooling) wake this node's watchers within milliseconds. The
  * notification carries no data; it only says "read the table". After a lost connection it
  * reconnects with backoff and signals once, because notifications sent meanwhile are lost.
+ *
+ * <p>The same connection LISTENs on {@link TenantChanges#CHANNEL}, whose notifications name the
+ * tenant whose RBAC rows, issuers or signing keys changed; a reconnect drops every cached tenant.
  */
 public final class ChangeNotificationListener {
 
@@ -27,13 +31,16 @@ public final class ChangeNotificationListener {
 
   private final ControlPlaneConfig config;
   private final CommitSignal signal;
+  private final TenantChanges tenants;
   private volatile boolean running;
   private volatile Connection connection;
   private Thread thread;
 
-  public ChangeNotificationListener(ControlPlaneConfig config, CommitSignal signal) {
+  public ChangeNotificationListener(
+      ControlPlaneConfig config, CommitSignal signal, TenantChanges tenants) {
     this.config = config;
     this.signal = signal;
+    this.tenants = tenants;
   }
 
   public void start(ThreadFactory threads) {
@@ -55,14 +62,16 @@ public final class ChangeNotificationListener {
         connection = c;
         try (Statement s = c.createStatement()) {
           s.execute("LISTEN " + ChangeLog.CHANNEL);
+          s.execute("LISTEN " + TenantChanges.CHANNEL);
         }
         backoff = 100;
+        tenants.changedAll();
         signal.committed();
         PGConnection pg = c.unwrap(PGConnection.class);
         for (long idle = 0; running; idle++) {
           PGNotification[] notes = pg.getNotifications(1000);
           if (notes != null && notes.length > 0) {
-            signal.committed();
+            dispatch(notes);
             idle = 0;
           } else if (idle % PROBE_EVERY_IDLE_SECONDS == 0) {
             probe(c);
@@ -81,6 +90,20 @@ public final class ChangeNotificationListener {
           backoff = Math.min(1000, backoff * 2);
         }
       }
+    }
+  }
+
+  private void dispatch(PGNotification[] notes) {
+    boolean commits = false;
+    for (PGNotification note : notes) {
+      if (TenantChanges.CHANNEL.equals(note.getName())) {
+        tenants.changed(note.getParameter());
+      } else {
+        commits = true;
+      }
+    }
+    if (commits) {
+      signal.committed();
     }
   }
 

@@ -7,11 +7,15 @@ import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.CommitSignal;
 import dev.controlplane.metadata.log.LogBounds;
 import dev.controlplane.metadata.model.MetadataUpdate;
-import dev.controlplane.metadata.snapshot.SnapshotService;
+import dev.controlplane.metadata.snapshot.MetadataImage;
+import dev.controlplane.write.CommitListener;
+import dev.controlplane.write.StateLoader;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +26,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * Fans the change log out to this node's watchers.
@@ -33,10 +38,19 @@ import java.util.logging.Logger;
  *
  * <h2>How updates arrive</h2>
  *
- * One tailer thread reads updates with versions above {@link #head()} from the table whenever a
- * commit is signalled (locally, or by NOTIFY from another node) and at least once a second, and
- * keeps the most recent ones in a window. It accepts only the next version, so the window never has
- * a gap. Watchers then pull from the window, or from the table while they are further behind.
+ * On the leader, the write pipeline hands each committed batch over directly ({@link #committed}):
+ * its updates and the image after them, with no database round trip. On every node one tailer
+ * thread also reads updates with versions above {@link #head()} from the table whenever a commit is
+ * signalled (NOTIFY from another node) and at least once a second. Both paths accept only the next
+ * version, so the window never has a gap and an update arriving both ways counts once. The hub
+ * keeps the most recent updates in a window; watchers pull from it, or from the table while they
+ * are further behind.
+ *
+ * <h2>The image</h2>
+ *
+ * The hub also holds the immutable {@link MetadataImage} at {@link #head()}: loaded from the tables
+ * at start (and again if the retained log no longer reaches back to it), then replaced by every
+ * accepted update, so snapshots at the head need no database at all.
  *
  * <h2>Slow watchers</h2>
  *
@@ -46,7 +60,7 @@ import java.util.logging.Logger;
  * its last version. A watcher catching up from far behind is not slow as long as it keeps reading.
  */
 @ApplicationScoped
-public class WatchHub implements CommitSignal {
+public class WatchHub implements CommitSignal, CommitListener {
 
   private static final Logger LOG = Logger.getLogger(WatchHub.class.getName());
 
@@ -56,19 +70,23 @@ public class WatchHub implements CommitSignal {
 
   @Resource ManagedThreadFactory threadFactory;
 
+  @Resource(lookup = "jdbc/controlplane-direct")
+  DataSource dataSource;
+
   private final Object wakeLock = new Object();
   private final ConcurrentSkipListMap<Long, MetadataUpdate> window = new ConcurrentSkipListMap<>();
   private final Set<Watcher> watchers = ConcurrentHashMap.newKeySet();
   private boolean changed;
   private volatile boolean running;
-  private volatile long head;
+  private final Object advance = new Object();
+  private volatile MetadataImage image = MetadataImage.empty();
   private Thread tailer;
   private ExecutorService drainers;
   private ScheduledExecutorService ticker;
 
   public void start() {
     metrics.register(this);
-    head = changeLog.bounds().head();
+    image = loadImage();
     running = true;
     drainers = Executors.newFixedThreadPool(2, threadFactory);
     ticker = Executors.newSingleThreadScheduledExecutor(threadFactory);
@@ -104,7 +122,7 @@ public class WatchHub implements CommitSignal {
     }
     LogBounds bounds = changeLog.bounds();
     if (!bounds.covers(fromVersion)) {
-      throw SnapshotService.versionOutOfRange(fromVersion, bounds);
+      throw bounds.outOfRange(fromVersion);
     }
     Watcher watcher = new Watcher(this, sink, drainers, fromVersion);
     watchers.add(watcher);
@@ -114,7 +132,36 @@ public class WatchHub implements CommitSignal {
 
   /** The newest version this node has read, contiguous from the start. */
   public long head() {
-    return head;
+    return image.version();
+  }
+
+  /** The metadata at {@link #head()}. */
+  public MetadataImage image() {
+    return image;
+  }
+
+  /** Waits up to {@code millis} for the head to reach {@code version}; the head then. */
+  public long awaitHead(long version, long millis) {
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    while (head() < version && System.nanoTime() < deadline) {
+      committed();
+      sleepQuietly(5);
+    }
+    return head();
+  }
+
+  @Override
+  public void committed(List<MetadataUpdate> updates, MetadataImage after) {
+    synchronized (advance) {
+      if (updates.get(0).version() != head() + 1) {
+        committed();
+        return;
+      }
+      updates.forEach(u -> window.put(u.version(), u));
+      image = after;
+      trimWindow();
+    }
+    watchers.forEach(Watcher::wake);
   }
 
   public int watcherCount() {
@@ -129,7 +176,7 @@ public class WatchHub implements CommitSignal {
     }
   }
 
-  MetadataUpdate fromWindow(long version) {
+  public MetadataUpdate fromWindow(long version) {
     return window.get(version);
   }
 
@@ -175,41 +222,61 @@ public class WatchHub implements CommitSignal {
 
   /** Reads everything after {@link #head}; true when the head moved. */
   private boolean pullNewUpdates() {
-    long before = head;
+    long before = head();
     while (running) {
-      List<MetadataUpdate> batch = changeLog.readAfter(head, 1000);
+      List<MetadataUpdate> batch = changeLog.readAfter(head(), 1000);
       if (batch.isEmpty()) {
         break;
       }
-      if (batch.get(0).version() != head + 1 && !skipTrimmedHistory(batch.get(0).version())) {
+      if (batch.get(0).version() != head() + 1 && !skipTrimmedHistory(batch.get(0).version())) {
         break;
       }
-      for (MetadataUpdate update : batch) {
-        if (update.version() != head + 1) {
-          break;
+      synchronized (advance) {
+        MetadataImage next = image;
+        for (MetadataUpdate update : batch) {
+          if (update.version() != next.version() + 1) {
+            continue;
+          }
+          window.put(update.version(), update);
+          next = next.replay(update);
         }
-        window.put(update.version(), update);
-        head = update.version();
-      }
-      while (window.size() > config.watchWindow()) {
-        window.pollFirstEntry();
+        image = next;
+        trimWindow();
       }
     }
-    return head != before;
+    return head() != before;
+  }
+
+  private void trimWindow() {
+    while (window.size() > config.watchWindow()) {
+      window.pollFirstEntry();
+    }
   }
 
   /**
    * The first readable version is not the next one. Either history before it was trimmed while this
-   * node was not reading (then continue from there: any watcher that needed the trimmed part gets
-   * OUT_OF_RANGE), or a commit is not visible yet (then wait for the next round).
+   * node was not reading (then the image is loaded again from the tables and the hub continues from
+   * there: any watcher that needed the trimmed part gets OUT_OF_RANGE), or a commit is not visible
+   * yet (then wait for the next round).
    */
   private boolean skipTrimmedHistory(long firstReadable) {
-    if (changeLog.bounds().retainedFrom() <= head + 1) {
+    if (changeLog.bounds().retainedFrom() <= head() + 1) {
       return false;
     }
-    window.clear();
-    head = firstReadable - 1;
+    MetadataImage reloaded = loadImage();
+    synchronized (advance) {
+      window.clear();
+      image = reloaded;
+    }
     return true;
+  }
+
+  private MetadataImage loadImage() {
+    try (Connection c = dataSource.getConnection()) {
+      return StateLoader.loadImage(c);
+    } catch (SQLException e) {
+      throw ControlPlaneException.unavailable("cannot load the metadata image", e);
+    }
   }
 
   private void cutOffStalled() {
@@ -221,7 +288,7 @@ public class WatchHub implements CommitSignal {
             new ControlPlaneException(
                 ErrorCode.RESOURCE_EXHAUSTED,
                 "watcher stopped reading while "
-                    + (head - w.position())
+                    + (head() - w.position())
                     + " updates waited; resume from version "
                     + w.position()));
       }
@@ -232,7 +299,7 @@ public class WatchHub implements CommitSignal {
   private void requestProgressFromIdle() {
     long interval = config.watchProgressInterval().toNanos() * 3 / 4;
     for (Watcher w : watchers) {
-      if (w.position() >= head && w.nanosSinceLastSend() >= interval) {
+      if (w.position() >= head() && w.nanosSinceLastSend() >= interval) {
         w.requestProgress();
       }
     }

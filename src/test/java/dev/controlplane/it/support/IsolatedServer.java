@@ -13,11 +13,13 @@ public final class IsolatedServer implements AutoCloseable {
   private final ServerProcess process;
   private final int httpPort;
   private final int bootstrapPort;
+  private final int grpcPort;
 
-  private IsolatedServer(ServerProcess process, int httpPort, int bootstrapPort) {
+  private IsolatedServer(ServerProcess process, int httpPort, int bootstrapPort, int grpcPort) {
     this.process = process;
     this.httpPort = httpPort;
     this.bootstrapPort = bootstrapPort;
+    this.grpcPort = grpcPort;
   }
 
   /** On the {@code <test db>_trust} database. */
@@ -31,7 +33,8 @@ public final class IsolatedServer implements AutoCloseable {
     TestDatabase.reset(db);
     int http = Ports.free();
     int bootstrap = Ports.free();
-    Map<String, String> env = SharedServer.baseEnvironment(http, Ports.free(), db);
+    int grpc = Ports.free();
+    Map<String, String> env = SharedServer.baseEnvironment(http, grpc, db);
     env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
     env.put("SERVICE_BOOTSTRAP_ENABLED", "true");
     env.put("SERVICE_BOOTSTRAP_BIND_ADDR", "127.0.0.1:" + bootstrap);
@@ -44,7 +47,7 @@ public final class IsolatedServer implements AutoCloseable {
       process.close();
       throw e;
     }
-    return new IsolatedServer(process, http, bootstrap);
+    return new IsolatedServer(process, http, bootstrap, grpc);
   }
 
   /** The JDBC URL of the run's database {@code <test db>_<suffix>}. */
@@ -62,6 +65,10 @@ public final class IsolatedServer implements AutoCloseable {
 
   public int bootstrapPort() {
     return bootstrapPort;
+  }
+
+  public int grpcPort() {
+    return grpcPort;
   }
 
   @Override

@@ -46,7 +46,7 @@ public final class ServerProcess implements AutoCloseable {
     ProcessBuilder builder =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
+                "-Xmx" + System.getProperty("server.heap", "512m"),
                 "-jar",
                 jar())
             .redirectErrorStream(true)

@@ -119,14 +119,14 @@ class MetadataImageTest {
     List<Map<ResourceId, Resource>> recorded = new ArrayList<>();
     recorded.add(new TreeMap<>(image.asMap()));
     for (MetadataUpdate update : log) {
-      image.replay(update);
+      image = image.replay(update);
       assertEquals(update.version(), image.version());
       recorded.add(new TreeMap<>(image.asMap()));
     }
     assertEquals(log.size(), image.version());
 
     for (int i = log.size() - 1; i >= 0; i--) {
-      image.undo(log.get(i));
+      image = image.undo(log.get(i));
       long version = log.get(i).version() - 1;
       assertEquals(version, image.version());
       assertEquals(recorded.get((int) version), image.asMap(), "image at version " + version);
@@ -141,16 +141,20 @@ class MetadataImageTest {
     Random random = new Random(seed);
     List<MetadataUpdate> log = randomLog(random, 200);
     MetadataImage head = MetadataImage.empty();
-    log.forEach(head::replay);
+    for (MetadataUpdate u : log) {
+      head = head.replay(u);
+    }
 
     for (int trial = 0; trial < 20; trial++) {
       int target = random.nextInt(log.size() + 1);
-      MetadataImage rolledBack = new MetadataImage(head.version(), head.asMap().values());
+      MetadataImage rolledBack = MetadataImage.of(head.version(), head.asMap().values());
       for (int i = log.size() - 1; i >= target; i--) {
-        rolledBack.undo(log.get(i));
+        rolledBack = rolledBack.undo(log.get(i));
       }
       MetadataImage replayed = MetadataImage.empty();
-      log.subList(0, target).forEach(replayed::replay);
+      for (MetadataUpdate u : log.subList(0, target)) {
+        replayed = replayed.replay(u);
+      }
       assertEquals(target, rolledBack.version());
       assertEquals(replayed.asMap(), rolledBack.asMap(), "version " + target);
     }
@@ -161,16 +165,19 @@ class MetadataImageTest {
     Tenant v1 = new Tenant("acme", "first", null, null, 1);
     Tenant v2 = new Tenant("acme", "second", null, null, 2);
     Broker b = new Broker("b1", "h:1", "r", "z", null, Broker.Status.ACTIVE, 3);
-    MetadataImage image = MetadataImage.empty();
-    image.replay(new MetadataUpdate(1, UpdateType.CREATE, v1, null));
-    image.replay(new MetadataUpdate(2, UpdateType.UPDATE, v2, v1));
-    image.replay(new MetadataUpdate(3, UpdateType.CREATE, b, null));
-    image.replay(new MetadataUpdate(4, UpdateType.DELETE, v2, v2));
+    MetadataImage image =
+        MetadataImage.empty()
+            .replay(new MetadataUpdate(1, UpdateType.CREATE, v1, null))
+            .replay(new MetadataUpdate(2, UpdateType.UPDATE, v2, v1))
+            .replay(new MetadataUpdate(3, UpdateType.CREATE, b, null))
+            .replay(new MetadataUpdate(4, UpdateType.DELETE, v2, v2));
     assertThat(image.asMap()).containsOnlyKeys(b.id());
-    image.undo(new MetadataUpdate(4, UpdateType.DELETE, v2, v2));
+    image = image.undo(new MetadataUpdate(4, UpdateType.DELETE, v2, v2));
     assertEquals(v2, image.asMap().get(v2.id()));
-    image.undo(new MetadataUpdate(3, UpdateType.CREATE, b, null));
-    image.undo(new MetadataUpdate(2, UpdateType.UPDATE, v2, v1));
+    image =
+        image
+            .undo(new MetadataUpdate(3, UpdateType.CREATE, b, null))
+            .undo(new MetadataUpdate(2, UpdateType.UPDATE, v2, v1));
     assertThat(image.asMap()).containsExactly(Map.entry(v1.id(), v1));
     assertEquals(1, image.version());
   }
@@ -189,7 +196,7 @@ class MetadataImageTest {
   @Test
   void replayRejectsAnUpdateOfTheCurrentOrAnOlderVersion() {
     Tenant t = new Tenant("acme", null, null, null, 5);
-    MetadataImage image = new MetadataImage(5, List.of(t));
+    MetadataImage image = MetadataImage.of(5, List.of(t));
     Tenant other = new Tenant("globex", null, null, null, 5);
     assertThrows(
         IllegalStateException.class,
@@ -204,7 +211,7 @@ class MetadataImageTest {
   @Test
   void undoRejectsAnUpdateThatDidNotProduceTheCurrentVersion() {
     Tenant t = new Tenant("acme", null, null, null, 5);
-    MetadataImage image = new MetadataImage(5, List.of(t));
+    MetadataImage image = MetadataImage.of(5, List.of(t));
     assertThrows(
         IllegalStateException.class,
         () -> image.undo(new MetadataUpdate(4, UpdateType.CREATE, t, null)));
@@ -227,7 +234,7 @@ class MetadataImageTest {
             new Namespace("a", "alpha", null, null, 9),
             new Broker("0", "h:1", "r", "z", null, Broker.Status.DOWN, 10),
             new Tenant("a", null, null, null, 11));
-    MetadataImage image = new MetadataImage(11, all);
+    MetadataImage image = MetadataImage.of(11, all);
 
     List<Resource> tenants = image.ofKind(ResourceKind.TENANT);
     assertThat(tenants).allSatisfy(r -> assertThat(r).isInstanceOf(Tenant.class));
@@ -250,7 +257,9 @@ class MetadataImageTest {
   @ValueSource(longs = {5, 11})
   void ofKindPartitionsARandomImage(long seed) {
     MetadataImage image = MetadataImage.empty();
-    randomLog(new Random(seed), 150).forEach(image::replay);
+    for (MetadataUpdate u : randomLog(new Random(seed), 150)) {
+      image = image.replay(u);
+    }
     int total = 0;
     for (ResourceKind kind : ResourceKind.values()) {
       List<Resource> ofKind = image.ofKind(kind);
@@ -264,7 +273,21 @@ class MetadataImageTest {
 
   @Test
   void asMapCannotBeModified() {
-    MetadataImage image = new MetadataImage(1, List.of(new Tenant("acme", null, null, null, 1)));
+    MetadataImage image = MetadataImage.of(1, List.of(new Tenant("acme", null, null, null, 1)));
     assertThrows(UnsupportedOperationException.class, () -> image.asMap().clear());
+  }
+
+  @Test
+  void replayAndUndoLeaveTheImageTheyStartFromUnchanged() {
+    Tenant v1 = new Tenant("acme", "first", null, null, 1);
+    MetadataImage before = MetadataImage.of(1, List.of(v1));
+    Tenant v2 = new Tenant("acme", "second", null, null, 2);
+    MetadataImage after = before.replay(new MetadataUpdate(2, UpdateType.UPDATE, v2, v1));
+    assertThat(before.tenant("acme")).contains(v1);
+    assertEquals(1, before.version());
+    assertThat(after.tenant("acme")).contains(v2);
+    MetadataImage back = after.undo(new MetadataUpdate(2, UpdateType.UPDATE, v2, v1));
+    assertThat(after.tenant("acme")).contains(v2);
+    assertEquals(before.asMap(), back.asMap());
   }
 }

@@ -1,4 +1,4 @@
-package dev.controlplane.metadata.codec;
+package dev.controlplane.metadata.kind;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.controlplane.error.ControlPlaneException;
@@ -19,26 +19,26 @@ import java.util.stream.Collectors;
  * client learns about all invalid fields at once. Nothing is thrown until {@link
  * #throwIfInvalid()}.
  */
-final class FieldReader {
+public final class FieldReader {
 
   private final List<FieldError> errors = new ArrayList<>();
 
-  void error(String path, String message) {
+  public void error(String path, String message) {
     errors.add(new FieldError(path, message));
   }
 
-  boolean hasErrors() {
+  public boolean hasErrors() {
     return !errors.isEmpty();
   }
 
-  void throwIfInvalid() {
+  public void throwIfInvalid() {
     if (!errors.isEmpty()) {
       throw ControlPlaneException.validation(errors);
     }
   }
 
   /** The object at {@code path}, or an empty object when absent; an error when not an object. */
-  JsonNode object(
+  public JsonNode object(
       JsonNode parent, String field, String path, boolean required, Set<String> allowed) {
     JsonNode node = parent == null ? null : parent.get(field);
     if (node == null || node.isNull()) {
@@ -55,7 +55,7 @@ final class FieldReader {
     return node;
   }
 
-  void rejectUnknown(JsonNode node, String path, Set<String> allowed) {
+  public void rejectUnknown(JsonNode node, String path, Set<String> allowed) {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String name = it.next();
       if (!allowed.contains(name)) {
@@ -66,7 +66,7 @@ final class FieldReader {
     }
   }
 
-  String string(JsonNode parent, String field, String path, boolean required) {
+  public String string(JsonNode parent, String field, String path, boolean required) {
     JsonNode node = parent.get(field);
     if (node == null || node.isNull()) {
       if (required) {
@@ -81,7 +81,7 @@ final class FieldReader {
     return node.textValue();
   }
 
-  String name(JsonNode parent, String field, String path, boolean required) {
+  public String name(JsonNode parent, String field, String path, boolean required) {
     String value = string(parent, field, path, required);
     if (value != null && !Names.isValid(value)) {
       error(path, "must be " + Names.RULE);
@@ -90,7 +90,8 @@ final class FieldReader {
     return value;
   }
 
-  Long integer(JsonNode parent, String field, String path, boolean required, long min, long max) {
+  public Long integer(
+      JsonNode parent, String field, String path, boolean required, long min, long max) {
     JsonNode node = parent.get(field);
     if (node == null || node.isNull()) {
       if (required) {
@@ -110,7 +111,7 @@ final class FieldReader {
     return value;
   }
 
-  DurationValue duration(JsonNode parent, String field, String path) {
+  public DurationValue duration(JsonNode parent, String field, String path) {
     String text = string(parent, field, path, false);
     if (text == null) {
       return null;
@@ -122,7 +123,7 @@ final class FieldReader {
     return parsed.orElse(null);
   }
 
-  SizeValue size(JsonNode parent, String field, String path) {
+  public SizeValue size(JsonNode parent, String field, String path) {
     String text = string(parent, field, path, false);
     if (text == null) {
       return null;
@@ -134,7 +135,7 @@ final class FieldReader {
     return parsed.orElse(null);
   }
 
-  <E extends Enum<E> & WireEnum> E enumValue(
+  public <E extends Enum<E> & WireEnum> E enumValue(
       JsonNode parent, String field, String path, Class<E> type, E defaultValue) {
     String text = string(parent, field, path, false);
     if (text == null) {

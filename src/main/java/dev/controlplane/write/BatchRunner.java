@@ -1,0 +1,197 @@
+package dev.controlplane.write;
+
+import dev.controlplane.cache.TenantChanges;
+import dev.controlplane.cluster.WriteGuard;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.log.WriteMode;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs one batch on the pipeline thread: validates each operation in order against the state the
+ * earlier ones left, commits the accepted ones in one {@link BatchTransaction}, and completes every
+ * operation with its result or its error only after that. Owns the committed {@link WriteState}:
+ * replaced by a successful batch, kept by a failed one, dropped (reloaded at the next batch) when
+ * the database's outcome is unknown or the term changed.
+ */
+final class BatchRunner {
+
+  private static final Logger LOG = Logger.getLogger(BatchRunner.class.getName());
+
+  private final PipelineConnection connection;
+  private final ResourceCodec codec;
+  private final WriteGuard guard;
+  private final CommitListener listener;
+  private final PipelineMetrics metrics;
+  private final TenantChanges tenants;
+  private WriteState committed;
+
+  BatchRunner(
+      PipelineConnection connection,
+      ResourceCodec codec,
+      WriteGuard guard,
+      CommitListener listener,
+      PipelineMetrics metrics,
+      TenantChanges tenants) {
+    this.connection = connection;
+    this.codec = codec;
+    this.guard = guard;
+    this.listener = listener;
+    this.metrics = metrics;
+    this.tenants = tenants;
+  }
+
+  /** The committed state, or null when it must be (re)loaded first. */
+  WriteState committed() {
+    return committed;
+  }
+
+  void forget() {
+    committed = null;
+  }
+
+  void run(List<Pending<?>> batch, long term) {
+    try {
+      if (committed == null || committed.term() != term) {
+        committed = StateLoader.load(connection.get(), term);
+      }
+    } catch (SQLException | RuntimeException e) {
+      connection.close();
+      committed = null;
+      failAll(batch, unavailable(e));
+      return;
+    }
+    attempt(batch, term, true);
+  }
+
+  private void attempt(List<Pending<?>> batch, long term, boolean mayReload) {
+    BatchTransaction tx;
+    try {
+      tx = new BatchTransaction(connection.get(), term, committed.version());
+    } catch (SQLException e) {
+      connection.close();
+      failAll(batch, unavailable(e));
+      return;
+    }
+    WriteState working = committed;
+    List<Object> outcomes = new ArrayList<>(batch.size());
+    try {
+      for (Pending<?> p : batch) {
+        WriteContext op = new WriteContext(tx, codec, working);
+        try {
+          outcomes.add(p.op().apply(op));
+          if (p.mode() == WriteMode.COMMIT) {
+            tx.accept(op);
+            working = op.state();
+          }
+        } catch (ControlPlaneException refused) {
+          outcomes.add(refused);
+        }
+      }
+      tx.commit(working.version());
+    } catch (Fenced f) {
+      tx.rollbackQuietly();
+      fenced(batch, term, f, mayReload);
+      return;
+    } catch (BatchTransaction.FencedRead f) {
+      tx.rollbackQuietly();
+      fenced(batch, term, f.fenced, mayReload);
+      return;
+    } catch (BatchFailure e) {
+      failed(batch, term, tx, e.sqlCause());
+      return;
+    } catch (SQLException e) {
+      failed(batch, term, tx, e);
+      return;
+    } catch (RuntimeException bug) {
+      tx.rollbackQuietly();
+      LOG.log(Level.SEVERE, "a write batch failed unexpectedly; nothing of it committed", bug);
+      failAll(batch, bug);
+      return;
+    }
+    committed = working;
+    metrics.committed(batch.size());
+    if (!tx.updates().isEmpty()) {
+      listener.committed(List.copyOf(tx.updates()), working.image());
+    }
+    if (tx.authChanged()) {
+      // Before the callers hear of it: the node that wrote reads its own write at once. Other
+      // nodes hear it from the tables' trigger.
+      tenants.changedAll();
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      batch.get(i).complete(outcomes.get(i));
+    }
+  }
+
+  private void fenced(List<Pending<?>> batch, long term, Fenced f, boolean mayReload) {
+    metrics.failed();
+    long mine = committed.version();
+    committed = null;
+    if (f.recordedTerm != term) {
+      failAll(batch, guard.stale(term, f.recordedTerm, f.leader));
+      return;
+    }
+    // Same term, other version: something wrote the tables beside this pipeline. Reload, retry
+    // once.
+    LOG.warning(
+        "cluster_state is at version "
+            + f.recordedVersion
+            + ", not at this leader's "
+            + mine
+            + "; reloading the write state");
+    if (mayReload) {
+      try {
+        committed = StateLoader.load(connection.get(), term);
+        attempt(batch, term, false);
+        return;
+      } catch (SQLException e) {
+        connection.close();
+      }
+    }
+    failAll(batch, ControlPlaneException.unavailable("the metadata changed underneath", null));
+  }
+
+  /**
+   * The database refused or lost the batch. A constraint violation (a row the in-memory checks did
+   * not foresee, such as one written by hand) is pinned on its operation by running each alone;
+   * anything else fails the whole batch as unavailable, and the state is reloaded because the
+   * commit's outcome may be unknown.
+   */
+  private void failed(List<Pending<?>> batch, long term, BatchTransaction tx, SQLException e) {
+    tx.rollbackQuietly();
+    metrics.failed();
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    boolean dataError = state.startsWith("23") || state.startsWith("22");
+    if (dataError && batch.size() > 1) {
+      for (Pending<?> p : batch) {
+        attempt(List.of(p), term, true);
+      }
+      return;
+    }
+    if (dataError) {
+      failAll(
+          batch,
+          ControlPlaneException.conflict("the database refused the change: " + e.getMessage()));
+      return;
+    }
+    LOG.warning("a write batch failed in the database; retry: " + e.getMessage());
+    connection.close();
+    committed = null;
+    failAll(batch, unavailable(e));
+  }
+
+  static ControlPlaneException unavailable(Exception e) {
+    return ControlPlaneException.unavailable("the database is unavailable; retry", e);
+  }
+
+  static void failAll(List<Pending<?>> batch, Throwable error) {
+    for (Pending<?> p : batch) {
+      p.complete(error);
+    }
+  }
+}

@@ -1,0 +1,224 @@
+package dev.controlplane.write;
+
+import dev.controlplane.error.LeaderHint;
+import dev.controlplane.metadata.log.ChangeLog;
+import dev.controlplane.metadata.model.MetadataUpdate;
+import dev.controlplane.metadata.model.ShardPlacement;
+import dev.controlplane.metadata.model.ShardPlacement.ShardAssignment;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The one PostgreSQL transaction of a batch. Its first statement takes the {@code cluster_state}
+ * row lock and checks the fencing term in the same step; the rows follow as JDBC batches
+ * (consecutive statements with the same SQL are one round trip), then the log entries, the broker
+ * counts, and one commit.
+ *
+ * <p>When no operation of the batch reads the database, the first statement is also the last word
+ * on versions: {@code UPDATE cluster_state SET metadata_version = new WHERE leader_term = mine AND
+ * metadata_version = committed}, which locks, fences and assigns in one round trip (and sends the
+ * one {@code pg_notify} of the batch, delivered to other nodes on commit). An operation that reads
+ * ({@link WriteContext#query}) first takes the lock with {@code SELECT … FOR UPDATE} and the
+ * earlier operations' rows are written before it reads.
+ *
+ * <p>Confined to the pipeline thread.
+ */
+final class BatchTransaction {
+
+  private static final String LOCK =
+      "SELECT leader_term, metadata_version, leader_node, leader_http, leader_grpc"
+          + " FROM cluster_state WHERE id = 1";
+  private static final String ASSIGN =
+      "UPDATE cluster_state SET metadata_version = ? WHERE id = 1 AND leader_term = ?"
+          + " AND metadata_version = ?";
+  private static final String NOTIFY = "pg_notify('" + ChangeLog.CHANNEL + "', '')";
+  // CHECK constraints apply to the proposed row before ON CONFLICT, hence greatest().
+  private static final String LOAD =
+      "INSERT INTO broker_load (broker, replicas, leaders) VALUES (?, greatest(?, 0),"
+          + " greatest(?, 0)) ON CONFLICT (broker) DO UPDATE SET replicas = broker_load.replicas"
+          + " + ?, leaders = broker_load.leaders + ?";
+
+  private final Connection connection;
+  private final long term;
+  private final long committedVersion;
+  private boolean locked;
+  private final List<SqlStatement> pending = new ArrayList<>();
+  private final List<SqlStatement> logRows = new ArrayList<>();
+  private final Map<String, int[]> loadDelta = new TreeMap<>();
+  private final List<MetadataUpdate> updates = new ArrayList<>();
+  private boolean authChanged;
+
+  BatchTransaction(Connection connection, long term, long committedVersion) {
+    this.connection = connection;
+    this.term = term;
+    this.committedVersion = committedVersion;
+  }
+
+  /** Takes the records of an operation that succeeded. */
+  void accept(WriteContext op) {
+    pending.addAll(op.statements);
+    logRows.addAll(op.logRows);
+    updates.addAll(op.updates);
+    authChanged |= op.authChanged;
+    for (ShardPlacement[] change : op.placementChanges) {
+      count(change[0], -1);
+      count(change[1], 1);
+    }
+  }
+
+  List<MetadataUpdate> updates() {
+    return updates;
+  }
+
+  /** Whether rows that nodes cache per tenant changed (RBAC, issuers, signing keys). */
+  boolean authChanged() {
+    return authChanged;
+  }
+
+  <T> T read(WriteContext.Query<T> query) throws SQLException {
+    lock();
+    flush();
+    return query.run(connection);
+  }
+
+  /** Writes everything and commits; {@link Fenced} when this node may not (or no longer) write. */
+  void commit(long finalVersion) throws SQLException, Fenced {
+    boolean changed = finalVersion != committedVersion;
+    if (!locked) {
+      assign(finalVersion, changed);
+    } else if (changed) {
+      try (PreparedStatement ps =
+          connection.prepareStatement(
+              "UPDATE cluster_state SET metadata_version = ? WHERE id = 1 RETURNING " + NOTIFY)) {
+        ps.setLong(1, finalVersion);
+        ps.executeQuery().close();
+      }
+    }
+    flush();
+    execute(logRows);
+    execute(loadStatements());
+    connection.commit();
+  }
+
+  void rollbackQuietly() {
+    try {
+      connection.rollback();
+    } catch (SQLException ignored) {
+      // The connection is gone: the server rolls the transaction back itself.
+    }
+  }
+
+  private void lock() throws SQLException {
+    if (locked) {
+      return;
+    }
+    try (PreparedStatement ps = connection.prepareStatement(LOCK + " FOR UPDATE");
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      long recordedTerm = rs.getLong(1);
+      long recordedVersion = rs.getLong(2);
+      if (recordedTerm != term || recordedVersion != committedVersion) {
+        throw new FencedRead(new Fenced(recordedTerm, recordedVersion, hint(rs)));
+      }
+    }
+    locked = true;
+  }
+
+  private void assign(long finalVersion, boolean notify) throws SQLException, Fenced {
+    try (PreparedStatement ps =
+        connection.prepareStatement(ASSIGN + " RETURNING " + (notify ? NOTIFY : "1"))) {
+      ps.setLong(1, finalVersion);
+      ps.setLong(2, term);
+      ps.setLong(3, committedVersion);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          locked = true;
+          return;
+        }
+      }
+    }
+    connection.rollback();
+    throw recorded();
+  }
+
+  private Fenced recorded() throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement(LOCK);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      Fenced fenced = new Fenced(rs.getLong(1), rs.getLong(2), hint(rs));
+      connection.rollback();
+      return fenced;
+    }
+  }
+
+  private static LeaderHint hint(ResultSet rs) throws SQLException {
+    String node = rs.getString(3);
+    return node == null ? null : new LeaderHint(node, rs.getString(4), rs.getString(5));
+  }
+
+  private void flush() throws SQLException {
+    execute(pending);
+    pending.clear();
+  }
+
+  /** Runs the statements in order; consecutive ones with the same SQL as one JDBC batch. */
+  private void execute(List<SqlStatement> statements) throws SQLException {
+    int i = 0;
+    while (i < statements.size()) {
+      String sql = statements.get(i).sql();
+      try (PreparedStatement ps = connection.prepareStatement(sql)) {
+        int n = 0;
+        while (i < statements.size() && statements.get(i).sql().equals(sql)) {
+          statements.get(i).binder().bind(ps);
+          ps.addBatch();
+          i++;
+          n++;
+        }
+        if (n == 1) {
+          ps.executeUpdate();
+        } else {
+          ps.executeBatch();
+        }
+      }
+    }
+  }
+
+  private void count(ShardPlacement placement, int sign) {
+    if (placement == null) {
+      return;
+    }
+    for (ShardAssignment a : placement.placements()) {
+      for (String replica : a.replicas()) {
+        loadDelta.computeIfAbsent(replica, b -> new int[2])[0] += sign;
+      }
+      loadDelta.computeIfAbsent(a.leader(), b -> new int[2])[1] += sign;
+    }
+  }
+
+  private List<SqlStatement> loadStatements() {
+    List<SqlStatement> out = new ArrayList<>();
+    loadDelta.forEach(
+        (broker, d) -> {
+          if (d[0] != 0 || d[1] != 0) {
+            out.add(SqlStatement.of(LOAD, broker, d[0], d[1], d[0], d[1]));
+          }
+        });
+    return out;
+  }
+
+  /** A failed fencing check found while reading, carried out of {@link WriteContext#query}. */
+  static final class FencedRead extends RuntimeException {
+    final Fenced fenced;
+
+    FencedRead(Fenced fenced) {
+      super("fencing check failed", null, false, false);
+      this.fenced = fenced;
+    }
+  }
+}

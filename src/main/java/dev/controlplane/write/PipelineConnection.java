@@ -1,0 +1,55 @@
+package dev.controlplane.write;
+
+import dev.controlplane.config.ControlPlaneConfig;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * The pipeline's own PostgreSQL connection: plain JDBC, not the application server's XA pool, so a
+ * batch pays no two-phase bookkeeping and no pool checkout; batched inserts are rewritten into
+ * multi-row ones by the driver. Reopened after any failure. It carries the node's application name
+ * like every other connection, so a new leader's claim can find and end it if this node is paused
+ * inside a batch (see {@code TermStore}).
+ */
+final class PipelineConnection {
+
+  private final ControlPlaneConfig config;
+  private Connection connection;
+
+  PipelineConnection(ControlPlaneConfig config) {
+    this.config = config;
+  }
+
+  Connection get() throws SQLException {
+    if (connection == null) {
+      Properties props = new Properties();
+      props.setProperty("user", config.dbUser());
+      props.setProperty("password", config.dbPassword());
+      props.setProperty("connectTimeout", "5");
+      props.setProperty("socketTimeout", "60");
+      props.setProperty("tcpKeepAlive", "true");
+      props.setProperty("reWriteBatchedInserts", "true");
+      props.setProperty("ApplicationName", "controlplane-" + config.nodeId());
+      Connection c = new org.postgresql.Driver().connect(config.dbUrl(), props);
+      if (c == null) {
+        throw new SQLException("not a PostgreSQL URL: " + config.dbUrl());
+      }
+      c.setAutoCommit(false);
+      connection = c;
+    }
+    return connection;
+  }
+
+  void close() {
+    Connection c = connection;
+    connection = null;
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // Already broken: that is why it is closed.
+      }
+    }
+  }
+}

@@ -1,0 +1,190 @@
+package dev.controlplane.write;
+
+import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.kind.Kind;
+import dev.controlplane.metadata.kind.Kinds;
+import dev.controlplane.metadata.model.MetadataUpdate;
+import dev.controlplane.metadata.model.Resource;
+import dev.controlplane.metadata.model.ShardPlacement;
+import dev.controlplane.metadata.model.Stream;
+import dev.controlplane.metadata.model.StreamRef;
+import dev.controlplane.metadata.model.Tenant;
+import dev.controlplane.metadata.model.UpdateType;
+import dev.controlplane.metadata.snapshot.MetadataImage;
+import dev.controlplane.write.WriteState.DeletedStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * What one {@link Operation} sees and changes: the state as the earlier operations of its batch
+ * left it, and the records it adds. Versioned changes ({@link #put}, {@link #delete}) take the next
+ * metadata versions, change the state and add the row and the log entry; {@link #sql} adds any
+ * other row change ("side records": RBAC rows, issuers, keys, heartbeats, and later audit records)
+ * to the same transaction, in order. Nothing reaches the batch unless the operation returns
+ * normally; a refusal discards all of it.
+ *
+ * <p>Confined to the pipeline thread.
+ */
+public final class WriteContext {
+
+  /** A read of the database inside the batch transaction. */
+  @FunctionalInterface
+  public interface Query<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  private final BatchTransaction batch;
+  private final ResourceCodec codec;
+  private WriteState state;
+  final List<SqlStatement> statements = new ArrayList<>();
+  final List<MetadataUpdate> updates = new ArrayList<>();
+  final List<SqlStatement> logRows = new ArrayList<>();
+  final List<ShardPlacement[]> placementChanges = new ArrayList<>();
+
+  /** Whether the operation changed rows that nodes cache per tenant (see {@link #AUTH_TABLES}). */
+  boolean authChanged;
+
+  /** Tables whose rows every node caches per tenant ({@code cache.TenantChanges}). */
+  private static final Pattern AUTH_TABLES =
+      Pattern.compile("\\b(rbac_policies|rbac_groupings|idp_issuers|signing_keys)\\b");
+
+  WriteContext(BatchTransaction batch, ResourceCodec codec, WriteState state) {
+    this.batch = batch;
+    this.codec = codec;
+    this.state = state;
+  }
+
+  public WriteState state() {
+    return state;
+  }
+
+  public MetadataImage image() {
+    return state.image();
+  }
+
+  /** The metadata version after the changes made so far. */
+  public long version() {
+    return state.version();
+  }
+
+  /** Creates the resource, or replaces {@code previous}. Returns it with its new version. */
+  public <R extends Resource> R put(R resource, Resource previous) {
+    return apply(previous == null ? UpdateType.CREATE : UpdateType.UPDATE, resource, previous);
+  }
+
+  /** Deletes {@code current}; the update carries it as it was. */
+  public <R extends Resource> R delete(R current) {
+    return apply(UpdateType.DELETE, current, current);
+  }
+
+  /**
+   * Deletes {@code previous} for brokers while its row stays as {@code tombstone}, waiting for its
+   * purge at {@code purgeAfter} (a deleted stream: its name stays taken, a restore can bring it
+   * back).
+   */
+  public Stream deleteKeeping(
+      Stream tombstone, Stream previous, Instant deletedAt, Instant purgeAfter) {
+    Stream versioned = apply(UpdateType.DELETE, tombstone, previous);
+    state =
+        state.withDeleting(
+            state.deleting().plus(versioned.key(), new DeletedStream(versioned, purgeAfter)));
+    sql(
+        "UPDATE streams SET deleted_at = ?, purge_after = ? WHERE tenant = ? AND namespace = ?"
+            + " AND name = ?",
+        deletedAt,
+        purgeAfter,
+        versioned.tenant(),
+        versioned.namespace(),
+        versioned.name());
+    return versioned;
+  }
+
+  /** A deleted stream comes back (its CREATE is a {@link #put}): no purge any more. */
+  public void cancelPurge(StreamRef ref) {
+    state = state.withDeleting(state.deleting().minus(ref.key()));
+    sql(
+        "UPDATE streams SET deleted_at = NULL, purge_after = NULL WHERE tenant = ? AND namespace = ?"
+            + " AND name = ?",
+        ref.tenant(),
+        ref.namespace(),
+        ref.stream());
+  }
+
+  /** Removes a deleted stream's row for good; brokers saw its DELETE when it was deleted. */
+  public void purge(StreamRef ref) {
+    state = state.withDeleting(state.deleting().minus(ref.key()));
+    sql(
+        "DELETE FROM streams WHERE tenant = ? AND namespace = ? AND name = ?",
+        ref.tenant(),
+        ref.namespace(),
+        ref.stream());
+  }
+
+  /** Adds a row change to the batch transaction (a side record), after the ones before it. */
+  public void sql(String sql, Object... params) {
+    statements.add(SqlStatement.of(sql, params));
+    authChanged |= AUTH_TABLES.matcher(sql).find();
+  }
+
+  /**
+   * Reads the database inside the batch transaction, after every change of the earlier operations
+   * of the batch (so it sees them); for what the in-memory state does not hold. Read before adding
+   * this operation's own changes: those are not written yet.
+   */
+  public <T> T query(Query<T> query) {
+    try {
+      return batch.read(query);
+    } catch (SQLException e) {
+      throw new BatchFailure(e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private <R extends Resource> R apply(UpdateType type, R resource, Resource previous) {
+    long version = state.version() + 1;
+    R versioned = (R) resource.withVersion(version);
+    MetadataUpdate update = new MetadataUpdate(version, type, versioned, previous);
+    state = state.withImage(state.image().replay(update));
+    Kind<?> kind = Kinds.of(versioned);
+    boolean rowGoes = type == UpdateType.DELETE && !(versioned instanceof Stream);
+    // A tenant's row takes its RBAC rows, issuers and keys with it (ON DELETE CASCADE).
+    authChanged |= rowGoes && versioned instanceof Tenant;
+    if (rowGoes) {
+      statements.add(new SqlStatement(kind.deleteSql(), ps -> kind.bindKeyOf(ps, versioned)));
+    } else {
+      statements.add(new SqlStatement(kind.upsertSql(), ps -> kind.bindRowOf(ps, versioned)));
+    }
+    if (versioned instanceof ShardPlacement p) {
+      ShardPlacement before = previous instanceof ShardPlacement q ? q : null;
+      ShardPlacement after = rowGoes ? null : p;
+      state =
+          state.withLoadChange(
+              before == null ? List.of() : before.placements(),
+              after == null ? List.of() : after.placements());
+      placementChanges.add(new ShardPlacement[] {before, after});
+    }
+    updates.add(update);
+    logRows.add(logRow(update));
+    return versioned;
+  }
+
+  private SqlStatement logRow(MetadataUpdate update) {
+    Resource r = update.resource();
+    String payload = codec.toJson(r);
+    String previous = update.previous() == null ? null : codec.toJson(update.previous());
+    return SqlStatement.of(
+        "INSERT INTO metadata_updates (version, update_type, kind, resource_key, payload,"
+            + " previous, term) VALUES (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?)",
+        update.version(),
+        update.type().name(),
+        r.kind().kindName(),
+        r.key(),
+        payload,
+        previous,
+        state.term());
+  }
+}

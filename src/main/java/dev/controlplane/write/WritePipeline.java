@@ -1,0 +1,202 @@
+package dev.controlplane.write;
+
+import dev.controlplane.cache.TenantChanges;
+import dev.controlplane.cluster.Leadership;
+import dev.controlplane.cluster.WriteGuard;
+import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.log.WriteMode;
+import dev.controlplane.metadata.snapshot.MetadataImage;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The leader's write pipeline: the only way anything is written, to any table.
+ *
+ * <h2>Lifecycle</h2>
+ *
+ * {@link #start} after leadership and the watch hub; {@link #stop} fails what is still queued. On
+ * every node it runs one thread, but accepts operations only while this node holds a fencing term
+ * ({@link WriteGuard}); a follower refuses at {@link #submit} with {@code not_leader}. The write
+ * state is loaded from the database by the first batch of each term, so a new leader starts from
+ * exactly what its predecessors committed.
+ *
+ * <h2>Batches</h2>
+ *
+ * The thread takes every operation waiting (up to {@value #MAX_BATCH}) and runs them in submission
+ * order against the in-memory {@link WriteState}, each seeing the changes of the ones before it, so
+ * quotas, existence checks, preconditions and dry runs are exact inside a batch. The accepted
+ * changes commit in one PostgreSQL transaction ({@link BatchTransaction}): the {@code
+ * cluster_state} row lock and the fencing check first, in the same statement, then the rows with
+ * JDBC batching, one commit. While it commits, new operations queue up and form the next batch: the
+ * busier the writers, the larger the batches (group commit).
+ *
+ * <h2>Determinism</h2>
+ *
+ * Versions are assigned in submission order, gapless, and become visible in that order (one
+ * transaction at a time holds the row lock). The state after a batch is a pure function of the
+ * state before it and the batch's operations.
+ *
+ * <h2>Thread safety</h2>
+ *
+ * {@link #submit} and {@link #execute} may be called from any thread; operations, the state and the
+ * connection are confined to the pipeline thread. {@link #committedImage} hands out the immutable
+ * committed image to any thread.
+ *
+ * <h2>Failure handling</h2>
+ *
+ * A refused operation ({@code ControlPlaneException} from its checks) changes nothing and is
+ * answered after its batch commits, like the others. A batch the database fails is failed as a
+ * whole — {@code not_leader} when the recorded term is no longer this node's, {@code unavailable}
+ * when the database is lost — and the in-memory state stays what is committed (or is reloaded when
+ * the commit's outcome is unknown); never does part of a batch commit. A constraint violation is
+ * pinned on its operation by running the batch's operations one by one.
+ *
+ * <h2>Side records</h2>
+ *
+ * An operation adds rows of any table through {@link WriteContext#sql}, committed in the same
+ * transaction as its versioned changes and only if the batch commits: the place for records that
+ * describe a change (an audit log) to plug in.
+ */
+@ApplicationScoped
+public class WritePipeline {
+
+  private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+  static final int MAX_BATCH = 512;
+  private static final long WAIT_SECONDS = 120;
+
+  @Inject ControlPlaneConfig config;
+  @Inject Leadership leadership;
+  @Inject WriteGuard guard;
+  @Inject ResourceCodec codec;
+  @Inject PipelineMetrics metrics;
+  @Inject TenantChanges tenants;
+
+  @Resource ManagedThreadFactory threads;
+
+  private final BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
+  private volatile boolean running;
+  private volatile WriteState published;
+  private BatchRunner runner;
+  private PipelineConnection connection;
+  private Thread thread;
+
+  public void start(CommitListener listener) {
+    connection = new PipelineConnection(config);
+    metrics.register();
+    runner = new BatchRunner(connection, codec, guard, listener, metrics, tenants);
+    running = true;
+    thread = threads.newThread(this::loop);
+    thread.setName("write-pipeline");
+    thread.start();
+  }
+
+  public void stop() {
+    running = false;
+    if (thread != null) {
+      thread.interrupt();
+    }
+    List<Pending<?>> left = new ArrayList<>();
+    queue.drainTo(left);
+    BatchRunner.failAll(
+        left, ControlPlaneException.unavailable("the server is shutting down; retry", null));
+  }
+
+  /**
+   * Queues {@code op}; the future completes once its batch committed (or failed). Refuses at once
+   * on a node that does not lead.
+   */
+  public <R> CompletableFuture<R> submit(Operation<R> op, WriteMode mode) {
+    guard.currentTerm();
+    if (!running) {
+      throw ControlPlaneException.unavailable("the server is starting or stopping", null);
+    }
+    CompletableFuture<R> future = new CompletableFuture<>();
+    queue.add(new Pending<>(op, mode, future));
+    return future;
+  }
+
+  /** Submits {@code op} and waits for its outcome, rethrowing its error. */
+  public <R> R execute(Operation<R> op, WriteMode mode) {
+    CompletableFuture<R> future = submit(op, mode);
+    try {
+      return future.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (TimeoutException e) {
+      throw ControlPlaneException.unavailable("the write did not complete in time; retry", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ControlPlaneException.unavailable("interrupted while waiting for the write", e);
+    }
+  }
+
+  public <R> R execute(Operation<R> op) {
+    return execute(op, WriteMode.COMMIT);
+  }
+
+  /** The image as last committed by this leader, for reads that plan without writing. */
+  public Optional<MetadataImage> committedImage() {
+    WriteState state = published;
+    OptionalLong term = leadership.term();
+    return state != null && term.isPresent() && state.term() == term.getAsLong()
+        ? Optional.of(state.image())
+        : Optional.empty();
+  }
+
+  private void loop() {
+    while (running) {
+      List<Pending<?>> batch = new ArrayList<>();
+      try {
+        batch.add(queue.take());
+      } catch (InterruptedException e) {
+        break;
+      }
+      queue.drainTo(batch, MAX_BATCH - 1);
+      try {
+        runBatch(batch);
+      } catch (RuntimeException e) {
+        LOG.log(Level.SEVERE, "write pipeline batch failed", e);
+        BatchRunner.failAll(batch, e);
+        runner.forget();
+      }
+      published = runner.committed();
+    }
+    connection.close();
+  }
+
+  private void runBatch(List<Pending<?>> batch) {
+    OptionalLong term = leadership.term();
+    if (term.isEmpty()) {
+      runner.forget();
+      ControlPlaneException refusal;
+      try {
+        guard.currentTerm();
+        refusal = ControlPlaneException.unavailable("leadership changed; retry", null);
+      } catch (ControlPlaneException e) {
+        refusal = e;
+      }
+      BatchRunner.failAll(batch, refusal);
+      return;
+    }
+    runner.run(batch, term.getAsLong());
+  }
+}

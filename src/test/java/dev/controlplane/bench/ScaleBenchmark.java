@@ -1,0 +1,172 @@
+package dev.controlplane.bench;
+
+import dev.controlplane.it.support.Grpc;
+import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.Ports;
+import dev.controlplane.it.support.ServerProcess;
+import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
+import dev.controlplane.proto.v1.GetSnapshotRequest;
+import dev.controlplane.proto.v1.GetSnapshotResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The in-memory image at scale (docs/benchmarks.md): a node started on {@code bench.streams}
+ * streams × {@code bench.shards} shards and {@code bench.brokers} brokers (seeded in SQL), with the
+ * server heap capped at {@code server.heap} (1 GiB): the time to load the image at start, the live
+ * heap, latest snapshots over gRPC, then {@code bench.watchers} open watchers following writes, the
+ * live heap again, and writes/s with 8 writers at that size. Run with scripts/benchmark-scale.
+ */
+public final class ScaleBenchmark {
+
+  private static final int STREAMS = Integer.getInteger("bench.streams", 100_000);
+  private static final int SHARDS = Integer.getInteger("bench.shards", 16);
+  private static final int BROKERS = Integer.getInteger("bench.brokers", 1000);
+  private static final int WATCHERS = Integer.getInteger("bench.watchers", 1000);
+  private static final int WATCHED_WRITES = Integer.getInteger("bench.watchedWrites", 200);
+
+  public static void main(String[] args) throws Exception {
+    String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
+    TestDatabase.reset(db);
+    int httpPort = Ports.free();
+    int grpcPort = Ports.free();
+    Map<String, String> env = SharedServer.baseEnvironment(httpPort, grpcPort, db);
+    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
+    env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "1h");
+    env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", "60s");
+    try (ServerProcess migrate = new ServerProcess("scale-migrate", env).start()) {
+      migrate.awaitReady(Duration.ofSeconds(180));
+    }
+    long t0 = System.nanoTime();
+    ScaleSeed.seed(db, BROKERS, STREAMS, SHARDS);
+    System.out.printf(
+        "seeded %d streams x %d shards (RF 3) on %d brokers in SQL in %.0f s; server heap -Xmx%s%n",
+        STREAMS,
+        SHARDS,
+        BROKERS,
+        (System.nanoTime() - t0) / 1e9,
+        System.getProperty("server.heap"));
+    long start = System.nanoTime();
+    try (ServerProcess server = new ServerProcess("scale", env).start()) {
+      server.awaitReady(Duration.ofSeconds(600));
+      System.out.printf(
+          "node start to ready (image loaded from the tables): %.1f s; live heap %s%n",
+          (System.nanoTime() - start) / 1e9, liveHeap(server));
+      Http http = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
+      try (Grpc grpc = new Grpc(grpcPort, SharedServer.BROKER_TOKEN)) {
+        for (int round = 1; round <= 3; round++) {
+          snapshot(grpc, round);
+        }
+        System.out.println("live heap after the snapshots: " + liveHeap(server));
+      }
+      watchers(http, grpcPort, server);
+    }
+  }
+
+  private static void snapshot(Grpc grpc, int round) {
+    long start = System.nanoTime();
+    long bytes = 0;
+    int chunks = 0;
+    int streams = 0;
+    int placements = 0;
+    int brokers = 0;
+    Iterator<GetSnapshotResponse> it =
+        grpc.metadata().getSnapshot(GetSnapshotRequest.getDefaultInstance());
+    while (it.hasNext()) {
+      GetSnapshotResponse chunk = it.next();
+      bytes += chunk.getSerializedSize();
+      chunks++;
+      streams += chunk.getMetadata().getStreamsCount();
+      placements += chunk.getMetadata().getPlacementsCount();
+      brokers += chunk.getMetadata().getBrokersCount();
+    }
+    System.out.printf(
+        "latest snapshot %d: %d streams, %d placements, %d brokers, %,d bytes in %d chunks, %.0f ms%n",
+        round, streams, placements, brokers, bytes, chunks, (System.nanoTime() - start) / 1e6);
+  }
+
+  private static void watchers(Http http, int grpcPort, ServerProcess server) throws Exception {
+    http.put("/v1/tenants/scale/namespaces/watched", Http.namespace("scale", "watched", "w"));
+    long from = http.get("/v1/tenants/scale/namespaces/watched").version();
+    List<Grpc> channels = new ArrayList<>();
+    for (int c = 0; c < 20; c++) {
+      channels.add(new Grpc(grpcPort, SharedServer.BROKER_TOKEN));
+    }
+    AtomicLongArray seen = new AtomicLongArray(WATCHERS);
+    List<AutoCloseable> watches = new ArrayList<>();
+    for (int w = 0; w < WATCHERS; w++) {
+      int index = w;
+      watches.add(
+          ControlPlaneTarget.watch(
+              channels.get(w % channels.size()), from, v -> seen.incrementAndGet(index)));
+    }
+    Thread.sleep(2000);
+    long start = System.nanoTime();
+    for (int i = 0; i < WATCHED_WRITES; i++) {
+      http.put(
+          "/v1/tenants/scale/namespaces/watched-" + (i % 20),
+          Http.namespace("scale", "watched-" + (i % 20), "write " + i));
+      Thread.sleep(20);
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (min(seen) < WATCHED_WRITES && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    System.out.printf(
+        "%d watchers on one node, %d writes: every watcher got %d..%d updates in %.1f s;"
+            + " live heap %s%n",
+        WATCHERS,
+        WATCHED_WRITES,
+        min(seen),
+        max(seen),
+        (System.nanoTime() - start) / 1e9,
+        liveHeap(server));
+    for (AutoCloseable w : watches) {
+      w.close();
+    }
+    channels.forEach(Grpc::close);
+  }
+
+  private static long min(AtomicLongArray a) {
+    long m = Long.MAX_VALUE;
+    for (int i = 0; i < a.length(); i++) {
+      m = Math.min(m, a.get(i));
+    }
+    return m;
+  }
+
+  private static long max(AtomicLongArray a) {
+    long m = 0;
+    for (int i = 0; i < a.length(); i++) {
+      m = Math.max(m, a.get(i));
+    }
+    return m;
+  }
+
+  /** The server's heap in use right after a full GC (jcmd), i.e. what it really keeps. */
+  static String liveHeap(ServerProcess server) throws Exception {
+    String pid = Long.toString(server.serverPid());
+    run("jcmd", pid, "GC.run");
+    String info = run("jcmd", pid, "GC.heap_info");
+    Matcher m = Pattern.compile("total (\\d+)K, used (\\d+)K").matcher(info);
+    return m.find()
+        ? String.format(
+            "%d MiB used of %d MiB committed",
+            Long.parseLong(m.group(2)) / 1024, Long.parseLong(m.group(1)) / 1024)
+        : "unknown (" + info.strip() + ")";
+  }
+
+  private static String run(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    p.waitFor();
+    return out;
+  }
+}

@@ -1,0 +1,183 @@
+package dev.controlplane.bench;
+
+import dev.controlplane.it.support.Ports;
+import dev.controlplane.it.support.ServerProcess;
+import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The control plane and etcd 3.4 (Debian's {@code etcd-server}) side by side in one run, driven by
+ * the same harness and grpc-java (docs/benchmarks.md): writes/s with 8 concurrent writers, then
+ * commit-to-watcher latency with 100 watchers while one client writes at a steady 100 writes/s.
+ * Both run on this machine with their default durability (fsync before acknowledging). Run with
+ * scripts/benchmark-etcd.
+ */
+public final class SideBySideBenchmark {
+
+  private static final int WRITERS = Integer.getInteger("bench.writers", 8);
+  private static final Duration WRITE_TIME =
+      Duration.ofSeconds(Long.getLong("bench.writeSeconds", 20));
+  private static final int WATCHERS = Integer.getInteger("bench.watchers", 100);
+  private static final int RATE = Integer.getInteger("bench.rate", 100);
+  private static final Duration STEADY_TIME =
+      Duration.ofSeconds(Long.getLong("bench.steadySeconds", 20));
+  private static final Duration WARM_UP =
+      Duration.ofSeconds(Long.getLong("bench.warmUpSeconds", 5));
+
+  public static void main(String[] args) throws Exception {
+    String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
+    TestDatabase.reset(db);
+    int httpPort = Ports.free();
+    int grpcPort = Ports.free();
+    Map<String, String> env = SharedServer.baseEnvironment(httpPort, grpcPort, db);
+    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
+    env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "1h");
+    env.put("SERVICE_CONTROLPLANE_RETENTION_MIN_VERSIONS", "100000");
+    env.put("SERVICE_CONTROLPLANE_RETENTION_PERIOD", "24h");
+    env.put("SERVICE_CONTROLPLANE_WATCH_PROGRESS_INTERVAL", "10s");
+    env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", "30s");
+    System.out.printf(
+        "machine: %d cores, JDK %s%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+    try (ServerProcess server = new ServerProcess("side-by-side", env).start();
+        EtcdProcess etcd = EtcdProcess.start()) {
+      server.awaitReady(Duration.ofSeconds(180));
+      System.out.println("etcd: " + etcd.version());
+      List<Target> targets =
+          List.of(new EtcdTarget(etcd, 10), new ControlPlaneTarget(httpPort, grpcPort, db, 10));
+      for (Target t : targets) {
+        writes(t, WARM_UP, false);
+      }
+      for (Target t : targets) {
+        writes(t, WRITE_TIME, true);
+      }
+      for (Target t : targets) {
+        lag(t);
+      }
+      for (Target t : targets) {
+        if (t instanceof ControlPlaneTarget) {
+          t.close();
+        }
+      }
+    }
+  }
+
+  private static void writes(Target target, Duration time, boolean print) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    Histogram latency = new Histogram(3);
+    AtomicLong count = new AtomicLong();
+    long start = System.nanoTime();
+    long deadline = start + time.toNanos();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int w = 0; w < WRITERS; w++) {
+      int writer = w;
+      futures.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; System.nanoTime() < deadline; i++) {
+                  long t0 = System.nanoTime();
+                  target.write(writer, i);
+                  synchronized (latency) {
+                    latency.recordValue((System.nanoTime() - t0) / 1000);
+                  }
+                  count.incrementAndGet();
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    double seconds = (System.nanoTime() - start) / 1e9;
+    if (print) {
+      System.out.printf(
+          "%-13s writes: %d in %.1f s with %d writers = %.0f writes/s (latency p50 %.2f ms, p99 %.2f"
+              + " ms)%n",
+          target.name(),
+          count.get(),
+          seconds,
+          WRITERS,
+          count.get() / seconds,
+          latency.getValueAtPercentile(50) / 1000.0,
+          latency.getValueAtPercentile(99) / 1000.0);
+    }
+  }
+
+  /** {@link #WATCHERS} watchers from the head; one writer at {@link #RATE}/s. */
+  private static void lag(Target target) throws Exception {
+    long from = target.head();
+    int expected = (int) (RATE * STEADY_TIME.toSeconds());
+    Map<Long, long[]> sent = new ConcurrentHashMap<>(); // version -> {request sent, acknowledged}
+    ConcurrentLinkedQueue<long[]> received = new ConcurrentLinkedQueue<>(); // {version, at}
+    List<AutoCloseable> watches = new ArrayList<>();
+    for (int w = 0; w < WATCHERS; w++) {
+      watches.add(target.watch(w, from, v -> received.add(new long[] {v, System.nanoTime()})));
+    }
+    Thread.sleep(1000);
+    long interval = 1_000_000_000L / RATE;
+    long next = System.nanoTime();
+    for (int i = 0; i < expected; i++) {
+      while (System.nanoTime() < next) {
+        Thread.onSpinWait();
+      }
+      next += interval;
+      long t0 = System.nanoTime();
+      long version = target.write(WRITERS + 1, i);
+      sent.put(version, new long[] {t0, System.nanoTime()});
+    }
+    long wait = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (received.size() < (long) expected * WATCHERS && System.nanoTime() < wait) {
+      Thread.sleep(50);
+    }
+    for (AutoCloseable w : watches) {
+      w.close();
+    }
+    report(target, expected, sent, received);
+  }
+
+  private static void report(
+      Target target, int expected, Map<Long, long[]> sent, ConcurrentLinkedQueue<long[]> received) {
+    Histogram fromAck = new Histogram(3);
+    Histogram fromSend = new Histogram(3);
+    for (long[] r : received) {
+      long[] s = sent.get(r[0]);
+      if (s != null) {
+        fromSend.recordValue(Math.max(0, r[1] - s[0]) / 1000);
+        fromAck.recordValue(Math.max(0, r[1] - s[1]) / 1000);
+      }
+    }
+    System.out.printf(
+        "%-13s commit-to-watcher: %d watchers, %d writes at %d/s, %d of %d deliveries%n",
+        target.name(),
+        WATCHERS,
+        expected,
+        RATE,
+        fromAck.getTotalCount(),
+        (long) expected * WATCHERS);
+    System.out.printf(
+        "%-13s   from acknowledgement: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+        "",
+        fromAck.getValueAtPercentile(50) / 1000.0,
+        fromAck.getValueAtPercentile(99) / 1000.0,
+        fromAck.getMaxValue() / 1000.0);
+    System.out.printf(
+        "%-13s   from request sent:    p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+        "",
+        fromSend.getValueAtPercentile(50) / 1000.0,
+        fromSend.getValueAtPercentile(99) / 1000.0,
+        fromSend.getMaxValue() / 1000.0);
+  }
+}

@@ -1,0 +1,23 @@
+package dev.controlplane.bench;
+
+import java.util.function.LongConsumer;
+
+/**
+ * A system under the side-by-side benchmark: the control plane or etcd, written and watched the
+ * same way by the same harness.
+ */
+interface Target extends AutoCloseable {
+
+  String name();
+
+  /** One durable write of {@code payload}-sized data; returns the version (revision) it got. */
+  long write(int writer, int sequence) throws Exception;
+
+  /** The latest committed version. */
+  long head() throws Exception;
+
+  /**
+   * Opens watcher {@code index} from {@code fromVersion}; calls back with each update's version.
+   */
+  AutoCloseable watch(int index, long fromVersion, LongConsumer onUpdate);
+}

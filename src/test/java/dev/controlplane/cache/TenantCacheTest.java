@@ -1,0 +1,57 @@
+package dev.controlplane.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+class TenantCacheTest {
+
+  private final TenantChanges changes = new TenantChanges();
+  private final AtomicInteger loads = new AtomicInteger();
+
+  @Test
+  void aValueIsLoadedOnceAndServedFromMemoryUntilItsTenantChanges() {
+    TenantCache<String> cache = changes.cache(t -> t + "#" + loads.incrementAndGet());
+    assertThat(cache.get("a")).isEqualTo("a#1");
+    assertThat(cache.get("a")).isEqualTo("a#1");
+    assertThat(cache.get("b")).isEqualTo("b#2");
+
+    changes.changed("a");
+
+    assertThat(cache.get("a")).isEqualTo("a#3");
+    assertThat(cache.get("b")).as("another tenant keeps its value").isEqualTo("b#2");
+  }
+
+  @Test
+  void changedAllDropsEveryTenantOfEveryCache() {
+    TenantCache<String> first = changes.cache(t -> "first " + loads.incrementAndGet());
+    TenantCache<String> second = changes.cache(t -> "second " + loads.incrementAndGet());
+    first.get("a");
+    second.get("a");
+
+    changes.changedAll();
+
+    assertThat(first.get("a")).isEqualTo("first 3");
+    assertThat(second.get("a")).isEqualTo("second 4");
+  }
+
+  @Test
+  void aLoadOverlappingAChangeOfItsTenantIsAnsweredButNotKept() {
+    Function<String, String> loader =
+        t -> {
+          int n = loads.incrementAndGet();
+          if (n == 1) {
+            // The rows change while the first load is reading them: what it read may be old.
+            changes.changed(t);
+          }
+          return "load " + n;
+        };
+    TenantCache<String> cache = changes.cache(loader);
+
+    assertThat(cache.get("a")).isEqualTo("load 1");
+    assertThat(cache.get("a")).as("the overlapping load was not kept").isEqualTo("load 2");
+    assertThat(cache.get("a")).isEqualTo("load 2");
+  }
+}
