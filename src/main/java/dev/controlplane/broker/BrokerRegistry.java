@@ -3,7 +3,7 @@ package dev.controlplane.broker;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
-import dev.controlplane.metadata.Preconditions;
+import dev.controlplane.metadata.VersionMatch;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Broker;
@@ -24,7 +24,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Registration and heartbeats, both writes of the pipeline (so a deposed leader records neither). A
@@ -140,11 +139,10 @@ public class BrokerRegistry {
 
   /**
    * An operator drains a broker (no new shards; rebalancing empties it) or brings it back; only if
-   * the broker is still at {@code expectedVersion} when one is given. A dry run answers the same
-   * and commits nothing.
+   * {@code match} holds. A dry run answers the same and commits nothing.
    */
   public Registered setStatus(
-      String brokerId, Broker.Status status, OptionalLong expectedVersion, WriteMode mode) {
+      String brokerId, Broker.Status status, VersionMatch match, WriteMode mode) {
     if (status == Broker.Status.DOWN) {
       throw ControlPlaneException.validation(
           "status", "must be draining or active; down is set by failure detection");
@@ -158,7 +156,7 @@ public class BrokerRegistry {
                   .orElseThrow(
                       () ->
                           ControlPlaneException.notFound("broker " + brokerId + " does not exist"));
-          Preconditions.checkExpectedVersion(expectedVersion, Optional.of(current));
+          match.check(Optional.of(current));
           if (current.status() == Broker.Status.DOWN) {
             throw new ControlPlaneException(
                 ErrorCode.FAILED_PRECONDITION,

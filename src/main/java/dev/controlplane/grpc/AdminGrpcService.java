@@ -241,9 +241,10 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
               brokers.setStatus(
                   r.getBrokerId(),
                   status,
-                  r.hasExpectedVersion()
-                      ? java.util.OptionalLong.of(r.getExpectedVersion())
-                      : java.util.OptionalLong.empty(),
+                  VersionMatch.stated(
+                      r.hasExpectedVersion()
+                          ? java.util.OptionalLong.of(r.getExpectedVersion())
+                          : java.util.OptionalLong.empty()),
                   r.getDryRun() ? WriteMode.DRY_RUN : WriteMode.COMMIT);
           return SetBrokerStatusResponse.newBuilder()
               .setBroker(ProtoMapper.broker(registered.broker()))

@@ -43,7 +43,7 @@ final class Conditions {
       throw ControlPlaneException.validation(
           IF_NONE_MATCH, "only * (create, do not replace) is supported on PUT");
     }
-    return new VersionMatch(VersionMatch.Kind.ABSENT, Set.of());
+    return VersionMatch.of(VersionMatch.Kind.ABSENT, Set.of());
   }
 
   /** The precondition of a DELETE (and of a PUT without If-None-Match): If-Match. */
@@ -57,7 +57,7 @@ final class Conditions {
       return VersionMatch.NONE;
     }
     if (ifMatch.trim().equals("*")) {
-      return new VersionMatch(VersionMatch.Kind.EXISTS, Set.of());
+      return VersionMatch.of(VersionMatch.Kind.EXISTS, Set.of());
     }
     return VersionMatch.oneOf(versions(ifMatch));
   }

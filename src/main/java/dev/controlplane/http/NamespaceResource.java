@@ -88,7 +88,7 @@ public class NamespaceResource {
             codec.read(doc, ResourceKind.NAMESPACE, Map.of("tenant", tenant, "name", namespace));
     Applied<Namespace> applied =
         namespaces.applyNamespace(
-            wanted, codec.expectedVersion(doc), Conditions.forPut(headers), mode);
+            wanted, Conditions.forPut(headers).andStated(codec.expectedVersion(doc)), mode);
     return Documents.written(applied.created() ? 201 : 200, codec, applied.resource(), headers)
         .build();
   }

@@ -107,7 +107,8 @@ public class StreamResource {
                 ResourceKind.STREAM,
                 Map.of("tenant", ref.tenant(), "namespace", ref.namespace(), "name", ref.stream()));
     Applied<Stream> applied =
-        streams.applyStream(wanted, codec.expectedVersion(doc), Conditions.forPut(headers), mode);
+        streams.applyStream(
+            wanted, Conditions.forPut(headers).andStated(codec.expectedVersion(doc)), mode);
     return Documents.written(applied.created() ? 201 : 200, codec, applied.resource(), headers)
         .build();
   }

@@ -76,8 +76,7 @@ public class TenantResource {
     Applied<Tenant> applied =
         tenants.applyTenant(
             wanted,
-            codec.expectedVersion(doc),
-            Conditions.forPut(headers),
+            Conditions.forPut(headers).andStated(codec.expectedVersion(doc)),
             auth.isPlatformOperator(headers)
                 ? TenantService.Writer.PLATFORM
                 : TenantService.Writer.TENANT,

@@ -9,7 +9,6 @@ import dev.controlplane.write.WritePipeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Creates, replaces and deletes namespaces (each write may be a dry run, see {@link WriteMode}).
@@ -20,18 +19,17 @@ public class NamespaceService {
   @Inject WritePipeline pipeline;
 
   public Applied<Namespace> applyNamespace(
-      Namespace namespace, OptionalLong expectedVersion, VersionMatch match, WriteMode mode) {
-    return pipeline.execute(write -> apply(write, namespace, expectedVersion, match), mode);
+      Namespace namespace, VersionMatch match, WriteMode mode) {
+    return pipeline.execute(write -> apply(write, namespace, match), mode);
   }
 
   private static Applied<Namespace> apply(
-      WriteContext write, Namespace namespace, OptionalLong expectedVersion, VersionMatch match) {
+      WriteContext write, Namespace namespace, VersionMatch match) {
     if (write.image().tenant(namespace.tenant()).isEmpty()) {
       throw ControlPlaneException.notFound("tenant " + namespace.tenant() + " does not exist");
     }
     Optional<Namespace> current = write.image().namespace(namespace.tenant(), namespace.name());
     match.check(current);
-    Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isPresent() && Preconditions.sameContent(current.get(), namespace)) {
       return new Applied<>(current.get(), Outcome.UNCHANGED);
     }

@@ -20,7 +20,6 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Creates streams with their initial placement, changes their mutable settings, and deletes them (a
@@ -52,13 +51,11 @@ public class StreamService {
    * Create-or-replace for the declarative API: creates like {@link #createStream}, or changes
    * mutable settings; a dry run answers the same and commits nothing.
    */
-  public Applied<Stream> applyStream(
-      Stream stream, OptionalLong expectedVersion, VersionMatch match, WriteMode mode) {
-    return pipeline.execute(write -> apply(write, stream, expectedVersion, match), mode);
+  public Applied<Stream> applyStream(Stream stream, VersionMatch match, WriteMode mode) {
+    return pipeline.execute(write -> apply(write, stream, match), mode);
   }
 
-  private static Applied<Stream> apply(
-      WriteContext write, Stream stream, OptionalLong expectedVersion, VersionMatch match) {
+  private static Applied<Stream> apply(WriteContext write, Stream stream, VersionMatch match) {
     StreamRef ref = stream.ref();
     requireNamespace(write.state(), ref);
     Optional<Stream> current = write.state().streamInAnyState(ref);
@@ -67,7 +64,6 @@ public class StreamService {
           "stream " + ref + " is deleted and waiting for its purge; restore it first");
     }
     match.check(current);
-    Preconditions.checkExpectedVersion(expectedVersion, current);
     if (current.isEmpty()) {
       return new Applied<>(create(write, stream), Outcome.CREATED);
     }

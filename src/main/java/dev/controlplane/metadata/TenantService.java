@@ -11,7 +11,6 @@ import dev.controlplane.write.WritePipeline;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Creates, replaces and deletes tenants (each write may be a dry run, see {@link WriteMode}). A
@@ -34,26 +33,14 @@ public class TenantService {
    * none ({@code quotasGiven} false) and is refused (403) when it carries different ones.
    */
   public Applied<Tenant> applyTenant(
-      Tenant wanted,
-      OptionalLong expectedVersion,
-      VersionMatch match,
-      Writer writer,
-      boolean quotasGiven,
-      WriteMode mode) {
-    return pipeline.execute(
-        write -> apply(write, wanted, expectedVersion, match, writer, quotasGiven), mode);
+      Tenant wanted, VersionMatch match, Writer writer, boolean quotasGiven, WriteMode mode) {
+    return pipeline.execute(write -> apply(write, wanted, match, writer, quotasGiven), mode);
   }
 
   private static Applied<Tenant> apply(
-      WriteContext write,
-      Tenant wanted,
-      OptionalLong expectedVersion,
-      VersionMatch match,
-      Writer writer,
-      boolean quotasGiven) {
+      WriteContext write, Tenant wanted, VersionMatch match, Writer writer, boolean quotasGiven) {
     Optional<Tenant> current = write.image().tenant(wanted.name());
     match.check(current);
-    Preconditions.checkExpectedVersion(expectedVersion, current);
     Tenant tenant =
         writer == Writer.PLATFORM ? wanted : withPlatformQuotas(wanted, current, quotasGiven);
     if (current.isPresent() && Preconditions.sameContent(current.get(), tenant)) {

@@ -4,17 +4,23 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.model.Resource;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * A condition on a resource's current metadata version that a write requires: what HTTP's {@code
- * If-Match} and {@code If-None-Match: *} state (an entity tag is a version). It is checked inside
- * the write's transaction, under the version lock, so no other write can come between the check and
- * the change.
+ * The conditions on a resource's current metadata version that a write requires: what HTTP's {@code
+ * If-Match} and {@code If-None-Match: *} state (an entity tag is a version), and the version the
+ * written document or request states itself ({@code metadata.version}; 0 for "must not exist yet").
+ * They are checked by the write's operation against the state its batch sees, so no other write can
+ * come between the check and the change.
+ *
+ * <p>A failed header condition is PRECONDITION_FAILED (HTTP 412, as RFC 9110 says); a stated
+ * version that is not the current one is CONFLICT (409, decisions.md), as Kubernetes answers a
+ * stale {@code resourceVersion}.
  */
-public record VersionMatch(Kind kind, Set<Long> versions) {
+public record VersionMatch(Kind kind, Set<Long> versions, OptionalLong statedVersion) {
 
   /** What is required. */
   public enum Kind {
@@ -28,18 +34,49 @@ public record VersionMatch(Kind kind, Set<Long> versions) {
     ONE_OF
   }
 
-  public static final VersionMatch NONE = new VersionMatch(Kind.ANY, Set.of());
+  public static final VersionMatch NONE = of(Kind.ANY, Set.of());
 
   public VersionMatch {
     versions = Set.copyOf(versions);
   }
 
-  public static VersionMatch oneOf(Set<Long> versions) {
-    return new VersionMatch(Kind.ONE_OF, versions);
+  public static VersionMatch of(Kind kind, Set<Long> versions) {
+    return new VersionMatch(kind, versions, OptionalLong.empty());
   }
 
-  /** Throws PRECONDITION_FAILED (HTTP 412) unless {@code current} satisfies this. */
-  void check(Optional<? extends Resource> current) {
+  public static VersionMatch oneOf(Set<Long> versions) {
+    return of(Kind.ONE_OF, versions);
+  }
+
+  /** No header condition, only the version a request states (when it states one). */
+  public static VersionMatch stated(OptionalLong version) {
+    return NONE.andStated(version);
+  }
+
+  /** This, and the version the document or request states (when it states one). */
+  public VersionMatch andStated(OptionalLong version) {
+    return new VersionMatch(kind, versions, version);
+  }
+
+  /**
+   * Throws PRECONDITION_FAILED (HTTP 412) unless {@code current} satisfies the header condition,
+   * then CONFLICT (409) unless it is at the stated version (absent counts as version 0).
+   */
+  public void check(Optional<? extends Resource> current) {
+    checkHeader(current);
+    if (statedVersion.isPresent()) {
+      long actual = current.map(Resource::version).orElse(0L);
+      if (statedVersion.getAsLong() != actual) {
+        throw ControlPlaneException.conflict(
+            "metadata.version "
+                + statedVersion.getAsLong()
+                + " is not the current version "
+                + actual);
+      }
+    }
+  }
+
+  private void checkHeader(Optional<? extends Resource> current) {
     boolean holds =
         switch (kind) {
           case ANY -> true;
