@@ -156,10 +156,12 @@ public final class ScaleBenchmark {
     run("jcmd", pid, "GC.run");
     String info = run("jcmd", pid, "GC.heap_info");
     Matcher m = Pattern.compile("total (\\d+)K, used (\\d+)K").matcher(info);
+    Matcher max = Pattern.compile("MaxHeapSize=(\\d+)").matcher(run("jcmd", pid, "VM.flags"));
+    String cap = max.find() ? Long.parseLong(max.group(1)) / (1024 * 1024) + " MiB" : "unknown";
     return m.find()
         ? String.format(
-            "%d MiB used of %d MiB committed",
-            Long.parseLong(m.group(2)) / 1024, Long.parseLong(m.group(1)) / 1024)
+            "%d MiB used of %d MiB committed, heap capped at %s",
+            Long.parseLong(m.group(2)) / 1024, Long.parseLong(m.group(1)) / 1024, cap)
         : "unknown (" + info.strip() + ")";
   }
 

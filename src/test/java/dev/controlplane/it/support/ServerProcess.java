@@ -46,13 +46,19 @@ public final class ServerProcess implements AutoCloseable {
     ProcessBuilder builder =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + System.getProperty("server.heap", "512m"),
+                "-Xmx512m",
                 "-jar",
                 jar())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder.environment().put("WLP_JAR_EXTRACT_DIR", extract.toString());
     builder.environment().putAll(env);
+    // The runnable JAR's JVM only unpacks Liberty and starts the server in a JVM of its own, which
+    // takes its options from liberty/jvm.options and JVM_ARGS, not from this command line.
+    String heap = System.getProperty("server.heap");
+    if (heap != null) {
+      builder.environment().merge("JVM_ARGS", "-Xmx" + heap, (given, cap) -> given + " " + cap);
+    }
     process = builder.start();
     return this;
   }
