@@ -41,6 +41,28 @@ class HttpApiIT {
     assertThat(read.json().path("kind").asText()).isEqualTo("Tenant");
   }
 
+  /**
+   * Java's HttpClient, left at its defaults, asks a plain-HTTP server to upgrade a request to h2c;
+   * Liberty's upgrade path once failed such a POST under load (GOAWAY). The server answers the
+   * request itself over HTTP/1.1 instead.
+   */
+  @Test
+  void aClientAskingForAnH2cUpgradeIsAnsweredOverHttp11() throws Exception {
+    var client = java.net.http.HttpClient.newHttpClient(); // prefers HTTP/2: sends Upgrade: h2c
+    var response =
+        client.send(
+            HttpRequest.newBuilder(
+                    java.net.URI.create(
+                        "http://127.0.0.1:" + SharedServer.httpPort() + "/v1/tenants/h2c"))
+                .header("Authorization", "Bearer " + SharedServer.OPERATOR_TOKEN)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(Http.tenant("h2c", "upgrade asked")))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    assertThat(response.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_1_1);
+  }
+
   @Test
   void yamlDocumentsAreAcceptedAndReturnedOnRequest() {
     String yaml =
