@@ -92,7 +92,7 @@ final class BatchRunner {
           outcomes.add(refused);
         }
       }
-      tx.commit(working.version());
+      commitAnnounced(tx, working.version());
     } catch (Fenced f) {
       tx.rollbackQuietly();
       fenced(batch, term, f, mayReload);
@@ -125,6 +125,22 @@ final class BatchRunner {
     }
     for (int i = 0; i < batch.size(); i++) {
       batch.get(i).complete(outcomes.get(i));
+    }
+  }
+
+  /** Commits, telling the listener beforehand up to which version, and when that fell through. */
+  private void commitAnnounced(BatchTransaction tx, long lastVersion) throws SQLException, Fenced {
+    boolean announced = lastVersion > committed.version();
+    if (announced) {
+      listener.committing(lastVersion);
+    }
+    try {
+      tx.commit(lastVersion);
+    } catch (SQLException | Fenced | RuntimeException e) {
+      if (announced) {
+        listener.committing(0);
+      }
+      throw e;
     }
   }
 

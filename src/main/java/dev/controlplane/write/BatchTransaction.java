@@ -37,7 +37,10 @@ final class BatchTransaction {
   private static final String ASSIGN =
       "UPDATE cluster_state SET metadata_version = ? WHERE id = 1 AND leader_term = ?"
           + " AND metadata_version = ?";
-  private static final String NOTIFY = "pg_notify('" + ChangeLog.CHANNEL + "', '')";
+  // The payload is the batch's last version: a node that already has it (the leader, which fed
+  // its own watch hub) need not read the log on this notification.
+  private static final String NOTIFY =
+      "pg_notify('" + ChangeLog.CHANNEL + "', metadata_version::text)";
   // CHECK constraints apply to the proposed row before ON CONFLICT, hence greatest().
   private static final String LOAD =
       "INSERT INTO broker_load (broker, replicas, leaders) VALUES (?, greatest(?, 0),"

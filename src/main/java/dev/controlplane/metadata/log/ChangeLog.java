@@ -24,8 +24,9 @@ import java.util.function.Consumer;
  * <h2>Delivery</h2>
  *
  * A batch with updates issues one {@code pg_notify(CHANNEL)}, which PostgreSQL delivers to every
- * node on commit; the leader hands its updates to its own watch hub directly. Listeners only learn
- * that something changed; they read the updates by version from the table.
+ * node on commit, with the batch's last version as its payload; the leader hands its updates to its
+ * own watch hub directly and skips the notification of a version it has. Listeners only learn that
+ * something changed up to a version; they read the updates by version from the table.
  */
 @ApplicationScoped
 public class ChangeLog {

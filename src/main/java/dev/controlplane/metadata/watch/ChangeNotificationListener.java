@@ -95,15 +95,34 @@ public final class ChangeNotificationListener {
 
   private void dispatch(PGNotification[] notes) {
     boolean commits = false;
+    boolean unnamed = false;
+    long upTo = -1;
     for (PGNotification note : notes) {
       if (TenantChanges.CHANNEL.equals(note.getName())) {
         tenants.changed(note.getParameter());
       } else {
+        long version = versionIn(note.getParameter());
         commits = true;
+        unnamed |= version < 0;
+        upTo = Math.max(upTo, version);
       }
     }
-    if (commits) {
+    if (commits && !unnamed) {
+      signal.committedUpTo(upTo);
+    } else if (commits) {
       signal.committed();
+    }
+  }
+
+  /**
+   * The version a commit notification names, or -1 when it names none (a node of an earlier release
+   * sent an empty payload).
+   */
+  static long versionIn(String payload) {
+    try {
+      return payload == null || payload.isEmpty() ? -1 : Long.parseLong(payload);
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 

@@ -80,6 +80,10 @@ public class WatchHub implements CommitSignal, CommitListener {
   private volatile boolean running;
   private final Object advance = new Object();
   private volatile MetadataImage image = MetadataImage.empty();
+
+  /** The last version this node's pipeline is committing or committed (0: none yet). */
+  private volatile long localCommitting;
+
   private Thread tailer;
   private ExecutorService drainers;
   private ScheduledExecutorService ticker;
@@ -174,6 +178,25 @@ public class WatchHub implements CommitSignal, CommitListener {
       changed = true;
       wakeLock.notifyAll();
     }
+  }
+
+  /**
+   * A notification of a commit up to {@code version}: read the log only when this hub neither has
+   * that version nor is about to get it from this node's own pipeline ({@link #committing}, then
+   * {@link #committed(List, MetadataImage)}), so a leader's watchers never wait for a read of the
+   * log. Should the pipeline's batch not reach the hub after all, the tailer's periodic read (every
+   * second) or the next batch's version gap makes the hub read the log.
+   */
+  @Override
+  public void committedUpTo(long version) {
+    if (version > Math.max(head(), localCommitting)) {
+      committed();
+    }
+  }
+
+  @Override
+  public void committing(long lastVersion) {
+    localCommitting = lastVersion;
   }
 
   public MetadataUpdate fromWindow(long version) {
