@@ -1,5 +1,6 @@
 package dev.controlplane.bootstrap;
 
+import dev.controlplane.audit.AuditEntry;
 import dev.controlplane.auth.AddressPolicy;
 import dev.controlplane.auth.IssuerAdmin;
 import dev.controlplane.auth.IssuerRecord;
@@ -79,6 +80,11 @@ public class BootstrapService {
     request
         .adminPrincipals()
         .forEach(p -> RbacStore.addGrouping(write, tenant, new Grouping(p, ADMIN_ROLE)));
+    write.audit(
+        AuditEntry.of("bootstrap", "bootstrap.initialize", "initialize", tenant)
+            .on("tenant:" + tenant)
+            .with("issuers", request.issuers().stream().map(IssuerRecord::issuer).toList())
+            .with("admin_principals", request.adminPrincipals()));
     return new Result(tenant, request.displayName(), request.issuers(), request.adminPrincipals());
   }
 

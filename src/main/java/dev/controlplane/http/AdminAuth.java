@@ -1,5 +1,7 @@
 package dev.controlplane.http;
 
+import dev.controlplane.audit.Actor;
+import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.auth.ServiceTokens;
 import dev.controlplane.auth.TokenRejected;
 import dev.controlplane.config.ControlPlaneConfig;
@@ -36,9 +38,12 @@ public class AdminAuth {
     String authorization = bearer(headers);
     PathNames.check("tenant", tenant);
     if (isOperator(authorization)) {
+      CurrentActor.identify(Actor.OPERATOR, Actor.OPERATOR);
       return operatorPermissions(tenant);
     }
-    return tokens.verify(authorization.substring(7).trim(), tenant).perms();
+    ServiceTokens.Verified verified = tokens.verify(authorization.substring(7).trim(), tenant);
+    CurrentActor.identify(verified.principal(), Actor.USER);
+    return verified.perms();
   }
 
   /**
