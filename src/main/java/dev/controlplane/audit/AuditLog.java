@@ -22,7 +22,7 @@ public final class AuditLog {
           + " ?, ?, ?)";
 
   private static final Logger LINES = Logger.getLogger(LOGGER);
-  private static final ObjectMapper JSON = new ObjectMapper();
+  static final ObjectMapper JSON = new ObjectMapper();
 
   private AuditLog() {}
 
@@ -56,8 +56,13 @@ public final class AuditLog {
     LINES.info(line(r));
   }
 
-  /** The record as one JSON object, the same fields as the row and the read API. */
+  /** The record as one JSON line, the same fields as the row and the read API. */
   public static String line(AuditRecord r) {
+    return tree(r).toString();
+  }
+
+  /** The record as a JSON object. */
+  public static ObjectNode tree(AuditRecord r) {
     AuditEntry e = r.entry();
     Actor a = r.actor();
     ObjectNode o = JSON.createObjectNode();
@@ -82,7 +87,7 @@ public final class AuditLog {
     } else {
       o.put("version", r.version());
     }
-    return o.toString();
+    return o;
   }
 
   private static String metadataJson(AuditEntry e) {

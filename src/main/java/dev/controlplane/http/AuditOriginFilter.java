@@ -29,8 +29,8 @@ public class AuditOriginFilter implements ContainerRequestFilter, ContainerRespo
 
   @Override
   public void filter(ContainerRequestContext request) {
-    CurrentActor.bind(
-        Actor.anonymous(servlet.getRemoteAddr(), request.getHeaderString(HttpHeaders.USER_AGENT)));
+    String address = servlet == null ? null : servlet.getRemoteAddr();
+    CurrentActor.bind(Actor.anonymous(address, request.getHeaderString(HttpHeaders.USER_AGENT)));
   }
 
   @Override

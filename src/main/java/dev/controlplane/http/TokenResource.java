@@ -2,6 +2,7 @@ package dev.controlplane.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.auth.ServiceTokens;
 import dev.controlplane.auth.TokenExchange;
 import dev.controlplane.auth.TokenRejected;
@@ -46,6 +47,17 @@ public class TokenResource {
       throw new TokenRejected("a bearer token is required");
     }
     JsonNode request = JsonBodies.parse(body, true);
+    try {
+      answer(tenant, authorization, request, response);
+    } finally {
+      // The answer may come on another thread, and this one goes back to the pool now: the
+      // response filter that unbinds the caller would not run here.
+      CurrentActor.clear();
+    }
+  }
+
+  private void answer(
+      String tenant, String authorization, JsonNode request, AsyncResponse response) {
     exchange
         .exchange(
             tenant,

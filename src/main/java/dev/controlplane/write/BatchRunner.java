@@ -8,6 +8,7 @@ import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.WriteMode;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
@@ -142,7 +143,7 @@ final class BatchRunner {
       try {
         outcomes.add(p.op().apply(op));
         if (p.mode() == WriteMode.COMMIT) {
-          op.seal(p.actor(), node, Instant.now());
+          op.seal(p.actor(), node, Instant.now().truncatedTo(ChronoUnit.MICROS));
           tx.accept(op);
           working = op.state();
         }

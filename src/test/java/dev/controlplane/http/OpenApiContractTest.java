@@ -33,6 +33,7 @@ class OpenApiContractTest {
           RbacResource.class,
           SigningKeyResource.class,
           ClusterNodeResource.class,
+          AuditResource.class,
           OpenApiResource.class);
 
   @Test
