@@ -8,15 +8,21 @@ import java.util.Locale;
 
 /**
  * The entry of a write that did not describe itself: derived from its versioned changes. The first
- * change names the operation (a stream's creation also places it: one operation, one record, the
- * other changes counted in {@code metadata.changes}).
+ * change of something other than a placement names the operation (a stream's creation also places
+ * it: one operation, one record, the changes counted in {@code metadata.changes}).
  */
 public final class AuditEntries {
 
   private AuditEntries() {}
 
   public static AuditEntry of(List<MetadataUpdate> updates) {
-    MetadataUpdate first = updates.get(0);
+    // A stream's placement changes with it (created after it, deleted before it): the stream
+    // names the operation.
+    MetadataUpdate first =
+        updates.stream()
+            .filter(u -> u.resource().kind() != ResourceKind.SHARD_PLACEMENT)
+            .findFirst()
+            .orElse(updates.get(0));
     Resource r = first.resource();
     String thing = thing(r.kind());
     String verb = first.type().name().toLowerCase(Locale.ROOT);

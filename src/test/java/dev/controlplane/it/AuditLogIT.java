@@ -9,12 +9,12 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.controlplane.it.support.Auth;
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.LiveBrokers;
 import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.CreateStreamRequest;
-import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import dev.controlplane.proto.v1.StreamSpec;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +41,7 @@ class AuditLogIT {
   private static String alice;
   private static String aliceId;
   private static Instant bootstrapStart;
+  private static LiveBrokers brokers;
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -48,16 +50,16 @@ class AuditLogIT {
     Auth.bootstrap(TENANT, IDP, null, "alice");
     aliceId = Auth.principal(OidcProvider.issuer(IDP), "alice");
     alice = Auth.serviceToken(TENANT, OidcProvider.token(IDP, "alice", Map.of()), "{}");
-    try (Grpc grpc = Grpc.shared()) {
-      grpc.brokers()
-          .registerBroker(
-              RegisterBrokerRequest.newBuilder()
-                  .setBrokerId("audit-broker")
-                  .setAddress("127.0.0.1:7101")
-                  .build());
-    }
+    brokers = new LiveBrokers("audit-broker");
     assertThat(asAlice().put(ns("orders"), Http.namespace(TENANT, "orders", "")).status())
         .isEqualTo(201);
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (brokers != null) {
+      brokers.close();
+    }
   }
 
   private static Http asAlice() {
@@ -196,13 +198,19 @@ class AuditLogIT {
   }
 
   @Test
-  void aBrokerRegistrationIsRecordedAsTheBroker() throws Exception {
-    long rows =
-        TestDatabase.queryLong(
-            "SELECT count(*) FROM audit_records WHERE operation = 'broker.register'"
-                + " AND resource = 'broker:audit-broker' AND principal = 'broker'"
-                + " AND principal_type = 'broker' AND tenant IS NULL");
-    assertThat(rows).isEqualTo(1);
+  void aBrokerRegistrationIsRecordedAsTheBrokerAndItsHeartbeatsAreNot() throws Exception {
+    Thread.sleep(1000); // a few more heartbeats (every 300 ms)
+    String mine = " FROM audit_records WHERE resource = 'broker:audit-broker'";
+    assertThat(TestDatabase.queryLong("SELECT count(*)" + mine)).isEqualTo(1);
+    assertThat(
+            TestDatabase.queryLong(
+                "SELECT count(*)"
+                    + mine
+                    + " AND operation = 'broker.register' AND event_type = 'broker'"
+                    + " AND principal = 'broker' AND principal_type = 'broker'"
+                    + " AND tenant IS NULL AND source_ip = '127.0.0.1' AND result = 'success'"
+                    + " AND metadata->>'address' = '127.0.0.1:7400'"))
+        .isEqualTo(1);
   }
 
   @Test
