@@ -19,6 +19,8 @@ import dev.controlplane.proto.v1.StreamSpec;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -478,6 +480,31 @@ class AuditLogIT {
     String erinAgain = Auth.serviceToken(TENANT, OidcProvider.token(IDP, "erin", Map.of()), "{}");
     assertThat(audit(erinAgain, "limit=1").status()).isEqualTo(200);
     assertThat(audit(null, "").status()).isEqualTo(401);
+  }
+
+  @Test
+  void recordsOlderThanTheRetentionAreDeletedByTheLeaderAndNewerOnesKept() throws Exception {
+    String insert =
+        "INSERT INTO audit_records (at, event_type, operation, action, result, principal,"
+            + " principal_type, tenant, resource) VALUES (now() - make_interval(days => ?),"
+            + " 'metadata', 'tenant.update', 'update', 'success', 'someone', 'user', ?, ?)";
+    try (Connection c = TestDatabase.connect();
+        PreparedStatement ps = c.prepareStatement(insert)) {
+      for (int days : new int[] {91, 89}) {
+        ps.setInt(1, days);
+        ps.setString(2, TENANT);
+        ps.setString(3, "retention:" + days);
+        ps.executeUpdate();
+      }
+    }
+    // The shared server checks retention every second; the default keeps 90 days.
+    String count = "SELECT count(*) FROM audit_records WHERE resource = 'retention:";
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+    while (TestDatabase.queryLong(count + "91'") > 0 && Instant.now().isBefore(deadline)) {
+      Thread.sleep(250);
+    }
+    assertThat(TestDatabase.queryLong(count + "91'")).isZero();
+    assertThat(TestDatabase.queryLong(count + "89'")).isEqualTo(1);
   }
 
   @Test
