@@ -17,9 +17,9 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * Reads a tenant's audit records, newest first, a page at a time (keyset: records with an id below
- * the last one returned), filtered by time, principal and operation. Served by every node from
- * PostgreSQL.
+ * Reads audit records (a tenant's, or every one), newest first, a page at a time (keyset: records
+ * with an id below the last one returned), filtered by time, principal and operation. Served by
+ * every node from PostgreSQL.
  */
 @ApplicationScoped
 public class AuditQueries {
@@ -31,7 +31,8 @@ public class AuditQueries {
 
   /**
    * What to read: {@code before} is the id the previous page ended at (0: from the newest); null
-   * filters match everything; {@code since} is inclusive, {@code until} exclusive.
+   * filters (a null tenant included) match everything; {@code since} is inclusive, {@code until}
+   * exclusive.
    */
   public record Query(
       String tenant,
@@ -50,8 +51,9 @@ public class AuditQueries {
         new StringBuilder(
             "SELECT id, at, event_type, operation, action, result, reason, principal,"
                 + " principal_type, tenant, namespace, stream, resource, metadata::text,"
-                + " source_ip, user_agent, node, version FROM audit_records WHERE tenant = ?");
-    List<Object> params = new ArrayList<>(List.of(q.tenant()));
+                + " source_ip, user_agent, node, version FROM audit_records WHERE TRUE");
+    List<Object> params = new ArrayList<>();
+    condition(sql, params, "tenant = ?", q.tenant());
     condition(sql, params, "id < ?", q.before() > 0 ? q.before() : null);
     condition(sql, params, "at >= ?", q.since());
     condition(sql, params, "at < ?", q.until());

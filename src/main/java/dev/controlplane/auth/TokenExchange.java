@@ -120,6 +120,15 @@ public class TokenExchange {
     return identity.isDone() ? identity.handle(finish) : identity.handleAsync(finish, executor);
   }
 
+  /**
+   * A request refused before its token is even looked at (no bearer token, a body that is not
+   * JSON): recorded like every refused exchange, then thrown by the caller.
+   */
+  public ControlPlaneException refusedRequest(String tenant, ControlPlaneException why) {
+    audit.refused(tenant, CurrentActor.get(), why.code().problemCode(), why.getMessage());
+    return why;
+  }
+
   private Optional<IssuerRecord> trustedIssuer(String tenant, String issuer) {
     return trusted.get(tenant).stream().filter(i -> i.issuer().equals(issuer)).findFirst();
   }

@@ -91,6 +91,20 @@ public class AdminAuth {
     }
   }
 
+  /** The platform operator's credential only (401 without valid credentials, else 403). */
+  public void requireOperator(HttpHeaders headers, String what) {
+    String authorization = bearer(headers);
+    if (isOperator(authorization)) {
+      CurrentActor.identify(Actor.OPERATOR, Actor.OPERATOR);
+      return;
+    }
+    if (!isPlatformCredential(authorization)) {
+      tokens.verifyForItsTenant(authorization.substring(7).trim());
+    }
+    throw new ControlPlaneException(
+        ErrorCode.FORBIDDEN, what + " needs the platform operator credential");
+  }
+
   private static String bearer(HttpHeaders headers) {
     String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {

@@ -34,6 +34,7 @@ class OpenApiContractTest {
           SigningKeyResource.class,
           ClusterNodeResource.class,
           AuditResource.class,
+          PlatformAuditResource.class,
           OpenApiResource.class);
 
   @Test

@@ -333,14 +333,28 @@ class AuditLogIT {
     assertThat(Auth.exchange(TENANT, OidcProvider.token(IDP, "nobody", Map.of()), "{}").status())
         .isEqualTo(403);
 
+    Http anonymous = new Http(SharedServer.httpPort(), null);
+    assertThat(
+            anonymous
+                .send(
+                    anonymous
+                        .request("/v1/tenants/" + TENANT + "/token/exchange")
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .header("Content-Type", "application/json"))
+                .status())
+        .isEqualTo(401);
+
     String since = "&since=" + q(start.toString());
+    String anonymousQuery = "operation=token.exchange&principal=anonymous" + since;
     JsonNode invalid =
-        awaitRecord("operation=token.exchange&principal=anonymous" + since, null, null);
+        awaitRecord(anonymousQuery, "detail", "the token's audience is not accepted");
     assertThat(invalid.path("result").asText()).isEqualTo("refused");
     assertThat(invalid.path("reason").asText()).isEqualTo("invalid_token");
     assertThat(invalid.path("principal_type").asText()).isEqualTo("anonymous");
-    assertThat(invalid.path("metadata").path("detail").asText()).contains("aud");
     assertThat(invalid.path("source_ip").asText()).isEqualTo("127.0.0.1");
+    JsonNode noToken = awaitRecord(anonymousQuery, "detail", "a bearer token is required");
+    assertThat(noToken.path("reason").asText()).isEqualTo("invalid_token");
+    assertThat(records(anonymousQuery)).hasSize(2);
 
     String nobodyId = Auth.principal(OidcProvider.issuer(IDP), "nobody");
     JsonNode forbidden =
@@ -505,6 +519,27 @@ class AuditLogIT {
     }
     assertThat(TestDatabase.queryLong(count + "91'")).isZero();
     assertThat(TestDatabase.queryLong(count + "89'")).isEqualTo(1);
+  }
+
+  @Test
+  void theOperatorReadsEveryRecordIncludingThoseOfNoTenant() {
+    Http operator = new Http(SharedServer.httpPort(), SharedServer.OPERATOR_TOKEN);
+    Http.Reply brokers = operator.get("/v1/audit?operation=broker.register&limit=1000");
+    assertThat(brokers.status()).as(brokers.body()).isEqualTo(200);
+    assertThat(brokers.json().path("records").findValuesAsText("resource"))
+        .contains("broker:audit-broker");
+    Http.Reply mine =
+        operator.get("/v1/audit?tenant=" + TENANT + "&operation=bootstrap.initialize");
+    assertThat(mine.json().path("records")).hasSize(1);
+    assertThat(mine.json().path("records").get(0).path("tenant").asText()).isEqualTo(TENANT);
+
+    Http.Reply tenantToken = new Http(SharedServer.httpPort(), alice).get("/v1/audit");
+    assertThat(tenantToken.status()).isEqualTo(403);
+    assertThat(tenantToken.json().path("code").asText()).isEqualTo("forbidden");
+    Http broker = new Http(SharedServer.httpPort(), SharedServer.BROKER_TOKEN);
+    assertThat(broker.get("/v1/audit").status()).isEqualTo(403);
+    assertThat(new Http(SharedServer.httpPort(), null).get("/v1/audit").status()).isEqualTo(401);
+    assertThat(operator.get("/v1/audit?tenant=Not%20A%20Name").status()).isEqualTo(400);
   }
 
   @Test
