@@ -1,5 +1,6 @@
 package dev.controlplane;
 
+import dev.controlplane.audit.AuditRetention;
 import dev.controlplane.auth.KeyRotation;
 import dev.controlplane.bootstrap.BootstrapService;
 import dev.controlplane.broker.BrokerRegistry;
@@ -50,6 +51,7 @@ public class ServiceLifecycle {
   @Inject BrokerRegistry brokers;
   @Inject FailureDetector failureDetector;
   @Inject RetentionTrimmer retention;
+  @Inject AuditRetention auditRetention;
   @Inject StreamService streams;
   @Inject StartupState state;
   @Inject dev.controlplane.metadata.StreamQueries streamQueries;
@@ -94,6 +96,7 @@ public class ServiceLifecycle {
       duties.every(
           failureDetector.checkPeriod(), "broker failure detection", failureDetector::check);
       duties.every(config.retentionCheckInterval(), "change-log retention", retention::trim);
+      duties.every(config.retentionCheckInterval(), "audit retention", auditRetention::purge);
       duties.every(config.streamPurgeInterval(), "stream purge", () -> streams.purgeExpired(100));
       var admin =
           GrpcServer.admin(

@@ -1,5 +1,6 @@
 package dev.controlplane.auth;
 
+import dev.controlplane.audit.AuditEntry;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
@@ -67,7 +68,18 @@ public class IssuerAdmin {
                     throw ControlPlaneException.conflict(clashMessage(valid, other));
                   });
           IssuerStore.upsert(write, tenant, valid);
-          return current.stream().noneMatch(i -> i.issuer().equals(valid.issuer()));
+          boolean created = current.stream().noneMatch(i -> i.issuer().equals(valid.issuer()));
+          String verb = created ? "create" : "update";
+          write.audit(
+              AuditEntry.of("issuer", "issuer." + verb, verb, tenant)
+                  .on("issuer:" + valid.issuer())
+                  .with("issuer", valid.issuer())
+                  .with("audiences", valid.audiences())
+                  .with("discovery_url", valid.discoveryUrl())
+                  .with("jwks_url", valid.jwksUrl())
+                  .with("groups_claim", valid.groupsClaim())
+                  .with("groups_prefix", valid.groupsPrefix()));
+          return created;
         });
   }
 
@@ -81,6 +93,10 @@ public class IssuerAdmin {
                 "issuer " + issuer + " is not configured for tenant " + tenant);
           }
           IssuerStore.delete(write, tenant, issuer);
+          write.audit(
+              AuditEntry.of("issuer", "issuer.delete", "delete", tenant)
+                  .on("issuer:" + issuer)
+                  .with("issuer", issuer));
           return null;
         });
   }

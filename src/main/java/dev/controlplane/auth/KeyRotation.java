@@ -51,6 +51,7 @@ public class KeyRotation {
           row[0]);
       write.sql(
           "UPDATE signing_keys SET state = 'active', activated_at = now() WHERE kid = ?", row[1]);
+      write.audit(SigningKeys.keyEntry("activate", row[0], row[1]));
       LOG.info("tenant " + row[0] + ": signing key " + row[1] + " is now active");
     }
     return null;
@@ -58,7 +59,9 @@ public class KeyRotation {
 
   private Void retireExpired(WriteContext write) {
     String expired = "state = 'passive' AND activated_at IS NOT NULL AND retire_after <= now()";
-    int retired = rows(write, "SELECT kid, tenant FROM signing_keys WHERE " + expired).size();
+    List<String[]> due = rows(write, "SELECT kid, tenant FROM signing_keys WHERE " + expired);
+    int retired = due.size();
+    due.forEach(row -> write.audit(SigningKeys.keyEntry("retire", row[1], row[0])));
     if (retired > 0) {
       write.sql(
           "UPDATE signing_keys SET state = 'retired', private_key = decode('', 'hex') WHERE "

@@ -20,15 +20,18 @@ import jakarta.inject.Inject;
 import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
- * Our own service tokens: EdDSA (Ed25519) only, header {@code typ: JWT} and {@code kid}, claims
- * exactly those of spec section 5 ({@code iss, aud, sub, tid, exp, iat, perms}).
+ * Our own service tokens: EdDSA (Ed25519) only, header {@code typ: JWT} and {@code kid}, the claims
+ * of spec section 5 ({@code iss, aud, sub, tid, exp, iat, perms}) and a {@code jti} (a random UUID)
+ * that names the token in the audit log.
  */
 @ApplicationScoped
 public class ServiceTokens {
@@ -58,15 +61,17 @@ public class ServiceTokens {
   /** A verified service token: who, for which tenant, holding what. */
   public record Verified(String principal, String tenant, List<Permission> perms) {}
 
-  /** A signed token and its lifetime. */
-  public record Issued(String token, long expiresIn) {}
+  /** A signed token, its lifetime, its {@code jti} and its expiry. */
+  public record Issued(String token, long expiresIn, String jti, Instant expiresAt) {}
 
   public Issued issue(String tenant, String principal, List<Permission> perms) {
     OctetKeyPair key = signing.get(tenant);
     Instant now = Instant.now();
     Duration ttl = config.tokenTtl();
+    String jti = UUID.randomUUID().toString();
     JWTClaimsSet claims =
         new JWTClaimsSet.Builder()
+            .jwtID(jti)
             .issuer(ISSUER)
             .audience(AUDIENCE)
             .subject(principal)
@@ -86,7 +91,8 @@ public class ServiceTokens {
     } catch (JOSEException e) {
       throw new IllegalStateException("Ed25519 signing failed", e);
     }
-    return new Issued(jwt.serialize(), ttl.toSeconds());
+    return new Issued(
+        jwt.serialize(), ttl.toSeconds(), jti, now.plus(ttl).truncatedTo(ChronoUnit.SECONDS));
   }
 
   /**

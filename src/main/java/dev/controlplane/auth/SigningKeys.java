@@ -5,6 +5,7 @@ import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
 import com.nimbusds.jose.util.Base64URL;
+import dev.controlplane.audit.AuditEntry;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.tx.Tx;
 import dev.controlplane.write.WriteContext;
@@ -79,7 +80,8 @@ public class SigningKeys {
                 "tenant " + tenant + " does not exist");
           }
           if (!hasKey(write, tenant, "state = 'active'")) {
-            insert(write, tenant, "active", Instant.now(), null);
+            SigningKey created = insert(write, tenant, "active", Instant.now(), null);
+            write.audit(keyEntry("create", tenant, created.kid()));
           }
           return null;
         });
@@ -138,9 +140,15 @@ public class SigningKeys {
           }
           Optional<SigningKey> pending =
               write.query(c -> pendingNext(c, tenant)).stream().findFirst();
-          return pending.orElseGet(
-              () ->
-                  insert(write, tenant, "passive", null, Instant.now().plus(config.jwksMaxAge())));
+          if (pending.isPresent()) {
+            return pending.get();
+          }
+          Instant activateAfter = Instant.now().plus(config.jwksMaxAge());
+          SigningKey next = insert(write, tenant, "passive", null, activateAfter);
+          write.audit(
+              keyEntry("rotate", tenant, next.kid())
+                  .with("activate_after", activateAfter.toString()));
+          return next;
         });
   }
 
@@ -174,7 +182,18 @@ public class SigningKeys {
 
   /** Publishes a next key for a tenant that has none pending (the automatic rotation). */
   void scheduleNext(WriteContext write, String tenant, Instant activateAfter) {
-    insert(write, tenant, "passive", null, activateAfter);
+    SigningKey next = insert(write, tenant, "passive", null, activateAfter);
+    write.audit(
+        keyEntry("rotate", tenant, next.kid())
+            .with("activate_after", activateAfter.toString())
+            .with("scheduled", true));
+  }
+
+  /** The audit entry of a step of a tenant's key lifecycle (public parts only: the kid). */
+  static AuditEntry keyEntry(String verb, String tenant, String kid) {
+    return AuditEntry.of("signing_key", "signing_key." + verb, verb, tenant)
+        .on("signing_key:" + kid)
+        .with("kid", kid);
   }
 
   private SigningKey insert(

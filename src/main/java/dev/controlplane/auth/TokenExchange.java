@@ -1,5 +1,7 @@
 package dev.controlplane.auth;
 
+import dev.controlplane.audit.Actor;
+import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.cache.TenantCache;
 import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.config.AuthConfig;
@@ -53,6 +55,7 @@ public class TokenExchange {
   @Inject ServiceTokens tokens;
   @Inject ExchangeMetrics metrics;
   @Inject TenantChanges changes;
+  @Inject ExchangeAuditing audit;
 
   /** Finishes exchanges whose keys had to be fetched: RBAC and signing need a managed thread. */
   @Resource ManagedExecutorService executor;
@@ -91,22 +94,39 @@ public class TokenExchange {
    */
   public CompletionStage<ServiceTokens.Issued> exchange(
       String tenant, String upstreamToken, List<String> requested, List<String> resources) {
-    Set<Action> actions = actions(requested);
-    List<RbacObject> objects = objects(resources);
+    Actor caller = CurrentActor.get();
+    Set<Action> actions;
+    List<RbacObject> objects;
+    try {
+      actions = actions(requested);
+      objects = objects(resources);
+    } catch (ControlPlaneException e) {
+      audit.refused(tenant, caller, e.code().problemCode(), e.getMessage());
+      throw e;
+    }
     CompletableFuture<UpstreamIdentity> identity;
     try {
       identity = validator.validate(tenant, upstreamToken);
     } catch (RuntimeException e) {
-      throw refused(tenant, e);
+      throw refused(tenant, caller, e);
     }
     BiFunction<UpstreamIdentity, Throwable, ServiceTokens.Issued> finish =
         (who, failure) -> {
           if (failure != null) {
-            throw refused(tenant, failure);
+            throw refused(tenant, caller, failure);
           }
-          return issue(tenant, who, actions, objects);
+          return issue(tenant, who, caller, new Hints(actions, objects));
         };
     return identity.isDone() ? identity.handle(finish) : identity.handleAsync(finish, executor);
+  }
+
+  /**
+   * A request refused before its token is even looked at (no bearer token, a body that is not
+   * JSON): recorded like every refused exchange, then thrown by the caller.
+   */
+  public ControlPlaneException refusedRequest(String tenant, ControlPlaneException why) {
+    audit.refused(tenant, CurrentActor.get(), why.code().problemCode(), why.getMessage());
+    return why;
   }
 
   private Optional<IssuerRecord> trustedIssuer(String tenant, String issuer) {
@@ -117,12 +137,18 @@ public class TokenExchange {
     return fetcher.fetchCount();
   }
 
+  /** The request's narrowing hints, checked. */
+  private record Hints(Set<Action> actions, List<RbacObject> objects) {}
+
   private ServiceTokens.Issued issue(
-      String tenant, UpstreamIdentity who, Set<Action> actions, List<RbacObject> objects) {
+      String tenant, UpstreamIdentity who, Actor caller, Hints hints) {
     Set<String> groups = groupsOf(tenant, who);
-    List<Permission> granted = enforcers.granted(tenant, who.principal(), groups);
-    List<Permission> perms = Grants.filter(granted, actions, objects);
+    TenantEnforcers.Grant grant = enforcers.grant(tenant, who.principal(), groups);
+    List<Permission> granted = grant.perms();
+    Set<Action> actions = hints.actions();
+    List<Permission> perms = Grants.filter(granted, actions, hints.objects());
     if (perms.isEmpty()) {
+      audit.forbidden(tenant, caller, who, grant);
       metrics.forbidden();
       LOG.info(
           "token exchange forbidden for tenant "
@@ -139,6 +165,7 @@ public class TokenExchange {
       throw new ControlPlaneException(ErrorCode.FORBIDDEN, Grants.nothingLeft(granted, actions));
     }
     ServiceTokens.Issued issued = tokens.issue(tenant, who.principal(), perms);
+    audit.issued(tenant, caller, who, new TenantEnforcers.Grant(perms, grant.revision()), issued);
     metrics.issued();
     LOG.fine(
         () ->
@@ -187,7 +214,7 @@ public class TokenExchange {
   }
 
   /** The uniform refusal; the reason is logged. Anything that is not a refusal passes through. */
-  private RuntimeException refused(String tenant, Throwable failure) {
+  private RuntimeException refused(String tenant, Actor caller, Throwable failure) {
     Throwable cause =
         failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause()
@@ -196,6 +223,7 @@ public class TokenExchange {
       return cause instanceof RuntimeException r ? r : new CompletionException(cause);
     }
     LOG.log(Level.INFO, "token exchange refused for tenant " + tenant + ": " + cause.getMessage());
+    audit.refused(tenant, caller, ErrorCode.INVALID_TOKEN.problemCode(), cause.getMessage());
     metrics.invalid();
     return new TokenRejected(REFUSED);
   }

@@ -1,5 +1,6 @@
 package dev.controlplane.bootstrap;
 
+import dev.controlplane.audit.AuditEntry;
 import dev.controlplane.auth.AddressPolicy;
 import dev.controlplane.auth.IssuerAdmin;
 import dev.controlplane.auth.IssuerRecord;
@@ -74,11 +75,16 @@ public class BootstrapService {
     request.issuers().forEach(i -> IssuerStore.upsert(write, tenant, i));
     keys.createFirst(write, tenant);
     String object = "tenant:" + tenant;
-    TenantAdmin.ACTIONS.forEach(
+    TenantAdmin.ROLE_ACTIONS.forEach(
         a -> RbacStore.addPolicy(write, tenant, new PolicyRule(ADMIN_ROLE, object, a.wireName())));
     request
         .adminPrincipals()
         .forEach(p -> RbacStore.addGrouping(write, tenant, new Grouping(p, ADMIN_ROLE)));
+    write.audit(
+        AuditEntry.of("bootstrap", "bootstrap.initialize", "initialize", tenant)
+            .on("tenant:" + tenant)
+            .with("issuers", request.issuers().stream().map(IssuerRecord::issuer).toList())
+            .with("admin_principals", request.adminPrincipals()));
     return new Result(tenant, request.displayName(), request.issuers(), request.adminPrincipals());
   }
 

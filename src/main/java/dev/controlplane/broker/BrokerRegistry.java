@@ -1,6 +1,7 @@
 package dev.controlplane.broker;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.controlplane.audit.AuditEntry;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.VersionMatch;
@@ -81,6 +82,12 @@ public class BrokerRegistry {
                   ? current.get()
                   : write.put(wanted, current.orElse(null));
           recordHeartbeat(write, brokerId, null);
+          write.audit(
+              AuditEntry.of("broker", "broker.register", "register", null)
+                  .on("broker:" + brokerId)
+                  .with("address", wanted.address())
+                  .with("status", wanted.status().wire())
+                  .with("changed", stored != current.orElse(null)));
           return new Registered(stored, write.version());
         });
   }
@@ -114,6 +121,8 @@ public class BrokerRegistry {
                                   + report.brokerId()
                                   + " is not registered; register it first"));
           recordHeartbeat(write, report.brokerId(), report);
+          // A heartbeat is recorded only when it brings a broker back (a versioned change).
+          write.routine();
           Broker stored =
               current.status() == Broker.Status.DOWN
                   ? write.put(current.withStatus(Broker.Status.ACTIVE), current)

@@ -105,6 +105,10 @@ public class ControlPlaneConfig {
   String retentionCheckInterval;
 
   @Inject
+  @ConfigProperty(name = "service.controlplane.audit.retention", defaultValue = "90d")
+  String auditRetention;
+
+  @Inject
   @ConfigProperty(name = "service.controlplane.stream.delete.grace", defaultValue = "24h")
   String streamDeleteGrace;
 
@@ -242,6 +246,16 @@ public class ControlPlaneConfig {
     return duration("service.controlplane.retention.check.interval", retentionCheckInterval);
   }
 
+  /** How long audit records are kept; the leader deletes older ones. */
+  public Duration auditRetention() {
+    Duration d = duration("service.controlplane.audit.retention", auditRetention);
+    if (d.isZero() || d.isNegative()) {
+      throw Settings.invalid(
+          "service.controlplane.audit.retention", auditRetention, "is not positive");
+    }
+    return d;
+  }
+
   public Duration streamDeleteGrace() {
     return duration("service.controlplane.stream.delete.grace", streamDeleteGrace);
   }
@@ -275,6 +289,7 @@ public class ControlPlaneConfig {
     watchStallTimeout();
     retentionPeriod();
     retentionCheckInterval();
+    auditRetention();
     streamDeleteGrace();
     streamPurgeInterval();
     watchWindow();

@@ -1,5 +1,7 @@
 package dev.controlplane.grpc;
 
+import dev.controlplane.audit.Actor;
+import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.auth.ServiceTokens;
 import dev.controlplane.auth.TokenRejected;
 import dev.controlplane.error.ControlPlaneException;
@@ -60,12 +62,14 @@ final class AdminAuthorizer implements ServerInterceptor {
   void require(String tenant, Action action, RbacObject object) {
     String bearer = BEARER.get();
     if (isOperator(bearer)) {
+      CurrentActor.identify(Actor.OPERATOR, Actor.OPERATOR);
       return;
     }
     if (bearer == null) {
       throw new TokenRejected("a bearer token is required");
     }
     var verified = tokens.verify(bearer, tenant);
+    CurrentActor.identify(verified.principal(), Actor.USER);
     if (!Permission.anyCovers(verified.perms(), new Permission(action, object))) {
       throw new ControlPlaneException(
           ErrorCode.FORBIDDEN, "this needs " + action + " on " + object);
@@ -81,6 +85,7 @@ final class AdminAuthorizer implements ServerInterceptor {
       throw new ControlPlaneException(
           ErrorCode.FORBIDDEN, "this needs the platform operator credential");
     }
+    CurrentActor.identify(Actor.OPERATOR, Actor.OPERATOR);
   }
 
   private boolean isOperator(String bearer) {

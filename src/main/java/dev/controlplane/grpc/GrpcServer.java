@@ -72,6 +72,7 @@ public final class GrpcServer {
             .permitKeepAliveTime(10, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
             .maxInboundMessageSize(4 * 1024 * 1024)
+            .intercept(new AuditOriginInterceptor(guarded))
             .intercept(
                 new BrokerCredentialInterceptor(config.brokerToken(), guarded, tls.brokers()))
             .intercept(adminAuth)

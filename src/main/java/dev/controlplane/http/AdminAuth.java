@@ -1,5 +1,7 @@
 package dev.controlplane.http;
 
+import dev.controlplane.audit.Actor;
+import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.auth.ServiceTokens;
 import dev.controlplane.auth.TokenRejected;
 import dev.controlplane.config.ControlPlaneConfig;
@@ -36,9 +38,12 @@ public class AdminAuth {
     String authorization = bearer(headers);
     PathNames.check("tenant", tenant);
     if (isOperator(authorization)) {
+      CurrentActor.identify(Actor.OPERATOR, Actor.OPERATOR);
       return operatorPermissions(tenant);
     }
-    return tokens.verify(authorization.substring(7).trim(), tenant).perms();
+    ServiceTokens.Verified verified = tokens.verify(authorization.substring(7).trim(), tenant);
+    CurrentActor.identify(verified.principal(), Actor.USER);
+    return verified.perms();
   }
 
   /**
@@ -84,6 +89,20 @@ public class AdminAuth {
           "listing every tenant needs the operator or broker credential; a tenant's service"
               + " token reads its own tenant at /v1/tenants/{tenant}");
     }
+  }
+
+  /** The platform operator's credential only (401 without valid credentials, else 403). */
+  public void requireOperator(HttpHeaders headers, String what) {
+    String authorization = bearer(headers);
+    if (isOperator(authorization)) {
+      CurrentActor.identify(Actor.OPERATOR, Actor.OPERATOR);
+      return;
+    }
+    if (!isPlatformCredential(authorization)) {
+      tokens.verifyForItsTenant(authorization.substring(7).trim());
+    }
+    throw new ControlPlaneException(
+        ErrorCode.FORBIDDEN, what + " needs the platform operator credential");
   }
 
   private static String bearer(HttpHeaders headers) {

@@ -7,6 +7,8 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
+import dev.controlplane.audit.Actor;
+import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.auth.IssuerRecord;
 import dev.controlplane.bootstrap.BootstrapService;
 import dev.controlplane.error.ControlPlaneException;
@@ -162,6 +164,17 @@ public final class BootstrapListener {
     }
   }
 
+  /** The holder of the bootstrap secret, from the connection's remote address (audit log). */
+  private static Actor bootstrapActor(HttpExchange exchange) {
+    InetSocketAddress remote = exchange.getRemoteAddress();
+    return Actor.anonymous(
+            remote == null || remote.getAddress() == null
+                ? null
+                : remote.getAddress().getHostAddress(),
+            exchange.getRequestHeaders().getFirst("User-Agent"))
+        .as(Actor.BOOTSTRAP, Actor.BOOTSTRAP);
+  }
+
   private void initialize(HttpExchange exchange, String tenant) throws IOException {
     try {
       JsonNode body = JsonBodies.parse(read(exchange.getRequestBody()), false);
@@ -171,13 +184,15 @@ public final class BootstrapListener {
         throw ControlPlaneException.validation("idp_issuers", "must be an array");
       }
       list.forEach(node -> issuers.add(JsonBodies.issuer(node)));
-      var result =
-          service.initialize(
-              tenant,
-              new BootstrapService.Request(
-                  JsonBodies.text(body, "display_name"),
-                  issuers,
-                  JsonBodies.texts(body, "initial_admin_principals")));
+      var request =
+          new BootstrapService.Request(
+              JsonBodies.text(body, "display_name"),
+              issuers,
+              JsonBodies.texts(body, "initial_admin_principals"));
+      BootstrapService.Result result;
+      try (var bound = CurrentActor.bind(bootstrapActor(exchange))) {
+        result = service.initialize(tenant, request);
+      }
       ObjectNode reply = JsonBodies.JSON.createObjectNode();
       reply.put("tenant_id", result.tenant());
       reply.put("display_name", result.displayName());

@@ -2,9 +2,11 @@ package dev.controlplane.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.auth.ServiceTokens;
 import dev.controlplane.auth.TokenExchange;
 import dev.controlplane.auth.TokenRejected;
+import dev.controlplane.error.ControlPlaneException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -43,9 +45,25 @@ public class TokenResource {
     response.setTimeout(30, TimeUnit.SECONDS);
     String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      throw new TokenRejected("a bearer token is required");
+      throw exchange.refusedRequest(tenant, new TokenRejected("a bearer token is required"));
     }
-    JsonNode request = JsonBodies.parse(body, true);
+    JsonNode request;
+    try {
+      request = JsonBodies.parse(body, true);
+    } catch (ControlPlaneException malformed) {
+      throw exchange.refusedRequest(tenant, malformed);
+    }
+    try {
+      answer(tenant, authorization, request, response);
+    } finally {
+      // The answer may come on another thread, and this one goes back to the pool now: the
+      // response filter that unbinds the caller would not run here.
+      CurrentActor.clear();
+    }
+  }
+
+  private void answer(
+      String tenant, String authorization, JsonNode request, AsyncResponse response) {
     exchange
         .exchange(
             tenant,

@@ -1,5 +1,6 @@
 package dev.controlplane.metadata;
 
+import dev.controlplane.audit.AuditEntry;
 import dev.controlplane.broker.BrokerHealthQueries;
 import dev.controlplane.broker.BrokerLoad;
 import dev.controlplane.broker.PlacementPlanner;
@@ -132,8 +133,15 @@ public class StreamService {
           Stream restored = write.put(deleted.stream().withState(Stream.State.ACTIVE), null);
           write.cancelPurge(ref);
           write.put(newPlacement(write.state(), restored), null);
+          write.audit(streamEntry("restore", ref));
           return restored;
         });
+  }
+
+  private static AuditEntry streamEntry(String verb, StreamRef ref) {
+    return AuditEntry.of("metadata", "stream." + verb, verb, ref.tenant())
+        .in(ref.namespace(), ref.stream())
+        .on("stream:" + ref.key());
   }
 
   private static Stream create(WriteContext write, Stream stream) {
@@ -176,7 +184,10 @@ public class StreamService {
                   .limit(limit)
                   .map(d -> d.stream().ref())
                   .toList();
-          expired.forEach(write::purge);
+          for (StreamRef ref : expired) {
+            write.purge(ref);
+            write.audit(streamEntry("purge", ref));
+          }
           return expired.size();
         });
   }

@@ -10,12 +10,14 @@ import java.util.Set;
  * The actions of the spec, the object kinds each applies to, and inheritance: {@code tenant.manage}
  * implies every namespace, stream and cache action inside the tenant; {@code ns.manage} implies
  * stream and cache manage, publish/subscribe and read/write inside the namespace. The rbac actions
- * are never implied: role:tenant-admin holds them explicitly.
+ * and {@code audit.view} are never implied: role:tenant-admin holds them explicitly.
  */
 public enum Action {
   RBAC_VIEW("rbac.view", EnumSet.of(Kind.TENANT, Kind.NAMESPACE)),
   RBAC_POLICY_MANAGE("rbac.policy.manage", EnumSet.of(Kind.TENANT, Kind.NAMESPACE)),
   RBAC_ASSIGNMENT_MANAGE("rbac.assignment.manage", EnumSet.of(Kind.TENANT, Kind.NAMESPACE)),
+  /** Reading the tenant's audit log ({@code rbac.view} on the tenant reads it too). */
+  AUDIT_VIEW("audit.view", EnumSet.of(Kind.TENANT)),
   TENANT_MANAGE("tenant.manage", EnumSet.of(Kind.TENANT)),
   NS_MANAGE("ns.manage", EnumSet.of(Kind.NAMESPACE)),
   STREAM_MANAGE("stream.manage", EnumSet.of(Kind.STREAM)),

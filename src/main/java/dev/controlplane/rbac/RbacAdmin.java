@@ -1,5 +1,6 @@
 package dev.controlplane.rbac;
 
+import dev.controlplane.audit.AuditEntry;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.model.Names;
@@ -49,6 +50,7 @@ public class RbacAdmin {
             return false;
           }
           RbacStore.addPolicy(write, tenant, rule);
+          write.audit(policyEntry("add", tenant, rule));
           return true;
         });
   }
@@ -62,6 +64,7 @@ public class RbacAdmin {
             return false;
           }
           write.sql(RbacStore.DELETE_POLICY, tenant, rule.subject(), rule.object(), rule.action());
+          write.audit(policyEntry("remove", tenant, rule));
           return true;
         });
   }
@@ -75,6 +78,7 @@ public class RbacAdmin {
             return false;
           }
           RbacStore.addGrouping(write, tenant, grouping);
+          write.audit(groupingEntry("add", tenant, grouping));
           return true;
         });
   }
@@ -88,8 +92,24 @@ public class RbacAdmin {
             return false;
           }
           write.sql(RbacStore.DELETE_GROUPING, tenant, grouping.principal(), grouping.role());
+          write.audit(groupingEntry("remove", tenant, grouping));
           return true;
         });
+  }
+
+  private static AuditEntry policyEntry(String verb, String tenant, PolicyRule rule) {
+    return AuditEntry.of("rbac", "rbac.policy." + verb, verb, tenant)
+        .on(rule.object())
+        .with("subject", rule.subject())
+        .with("object", rule.object())
+        .with("action", rule.action());
+  }
+
+  private static AuditEntry groupingEntry(String verb, String tenant, Grouping grouping) {
+    return AuditEntry.of("rbac", "rbac.grouping." + verb, verb, tenant)
+        .on(grouping.role())
+        .with("principal", grouping.principal())
+        .with("role", grouping.role());
   }
 
   private static List<PolicyRule> policies(WriteContext write, String tenant) {

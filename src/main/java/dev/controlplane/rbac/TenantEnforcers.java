@@ -44,7 +44,15 @@ public class TenantEnforcers {
   @Inject RbacStore store;
   @Inject TenantChanges changes;
 
-  private TenantCache<SyncedEnforcer> cache;
+  /** A tenant's enforcer and the {@code rbac_revisions} revision its rows were read at. */
+  private record Loaded(SyncedEnforcer enforcer, long revision) {}
+
+  /** Permissions granted, and the RBAC revision they were computed from (the audit log's). */
+  public record Grant(List<Permission> perms, long revision) {}
+
+  private static final int LOAD_ATTEMPTS = 5;
+
+  private TenantCache<Loaded> cache;
 
   @PostConstruct
   void init() {
@@ -56,10 +64,16 @@ public class TenantEnforcers {
    * and through the transient {@code group:} edges of this request.
    */
   public List<Permission> granted(String tenant, String principal, Set<String> transientGroups) {
+    return grant(tenant, principal, transientGroups).perms();
+  }
+
+  /** {@link #granted}, with the RBAC revision the permissions were computed from. */
+  public Grant grant(String tenant, String principal, Set<String> transientGroups) {
     List<String> subjects = new ArrayList<>();
     subjects.add(principal);
     subjects.addAll(transientGroups);
-    return permissions(current(tenant), tenant, subjects);
+    Loaded loaded = cache.get(tenant);
+    return new Grant(permissions(loaded.enforcer(), tenant, subjects), loaded.revision());
   }
 
   private static List<Permission> permissions(
@@ -108,13 +122,25 @@ public class TenantEnforcers {
   }
 
   private SyncedEnforcer current(String tenant) {
-    return cache.get(tenant);
+    return cache.get(tenant).enforcer();
   }
 
-  private SyncedEnforcer load(String tenant) {
-    SyncedEnforcer enforcer = new SyncedEnforcer(model(), new TableAdapter(store, tenant));
-    enforcer.enableAutoSave(false);
-    return enforcer;
+  /**
+   * Loads the rows between two reads of the tenant's revision: every change bumps it in its own
+   * transaction, so equal readings mean the rows are exactly that revision's. A change racing the
+   * load makes it read again (and its invalidation drops whatever was loaded meanwhile).
+   */
+  private Loaded load(String tenant) {
+    long before = store.revision(tenant);
+    for (int attempt = 1; ; attempt++) {
+      SyncedEnforcer enforcer = new SyncedEnforcer(model(), new TableAdapter(store, tenant));
+      enforcer.enableAutoSave(false);
+      long after = store.revision(tenant);
+      if (after == before || attempt == LOAD_ATTEMPTS) {
+        return new Loaded(enforcer, before);
+      }
+      before = after;
+    }
   }
 
   static Model model() {

@@ -1,11 +1,14 @@
 package dev.controlplane.write;
 
+import dev.controlplane.audit.AuditLog;
 import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.cluster.WriteGuard;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.WriteMode;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
@@ -28,6 +31,7 @@ final class BatchRunner {
   private final CommitListener listener;
   private final PipelineMetrics metrics;
   private final TenantChanges tenants;
+  private final String node;
   private WriteState committed;
 
   BatchRunner(
@@ -36,7 +40,9 @@ final class BatchRunner {
       WriteGuard guard,
       CommitListener listener,
       PipelineMetrics metrics,
-      TenantChanges tenants) {
+      TenantChanges tenants,
+      String node) {
+    this.node = node;
     this.connection = connection;
     this.codec = codec;
     this.guard = guard;
@@ -77,21 +83,10 @@ final class BatchRunner {
       failAll(batch, unavailable(e));
       return;
     }
-    WriteState working = committed;
+    WriteState working;
     List<Object> outcomes = new ArrayList<>(batch.size());
     try {
-      for (Pending<?> p : batch) {
-        WriteContext op = new WriteContext(tx, codec, working);
-        try {
-          outcomes.add(p.op().apply(op));
-          if (p.mode() == WriteMode.COMMIT) {
-            tx.accept(op);
-            working = op.state();
-          }
-        } catch (ControlPlaneException refused) {
-          outcomes.add(refused);
-        }
-      }
+      working = applyAll(batch, tx, codec, committed, node, outcomes);
       commitAnnounced(tx, working.version());
     } catch (Fenced f) {
       tx.rollbackQuietly();
@@ -114,6 +109,7 @@ final class BatchRunner {
       return;
     }
     committed = working;
+    tx.audited().forEach(AuditLog::emit);
     metrics.committed(batch.size());
     if (!tx.updates().isEmpty()) {
       listener.committed(List.copyOf(tx.updates()), working.image());
@@ -142,6 +138,36 @@ final class BatchRunner {
       }
       throw e;
     }
+  }
+
+  /**
+   * Runs the operations in order, each against the state the accepted ones before it left, and
+   * hands each accepted one's records (its audit records sealed after its own) to {@code tx}; a
+   * refused operation or a dry run hands over nothing. Returns the state after the batch; {@code
+   * outcomes} receives each operation's result or refusal.
+   */
+  static WriteState applyAll(
+      List<Pending<?>> batch,
+      BatchTransaction tx,
+      ResourceCodec codec,
+      WriteState from,
+      String node,
+      List<Object> outcomes) {
+    WriteState working = from;
+    for (Pending<?> p : batch) {
+      WriteContext op = new WriteContext(tx, codec, working);
+      try {
+        outcomes.add(p.op().apply(op));
+        if (p.mode() == WriteMode.COMMIT) {
+          op.seal(p.actor(), node, Instant.now().truncatedTo(ChronoUnit.MICROS));
+          tx.accept(op);
+          working = op.state();
+        }
+      } catch (ControlPlaneException refused) {
+        outcomes.add(refused);
+      }
+    }
+    return working;
   }
 
   private void fenced(List<Pending<?>> batch, long term, Fenced f, boolean mayReload) {

@@ -1,5 +1,6 @@
 package dev.controlplane.write;
 
+import dev.controlplane.audit.AuditRecord;
 import dev.controlplane.error.LeaderHint;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.model.MetadataUpdate;
@@ -55,6 +56,7 @@ final class BatchTransaction {
   private final List<SqlStatement> logRows = new ArrayList<>();
   private final Map<String, int[]> loadDelta = new TreeMap<>();
   private final List<MetadataUpdate> updates = new ArrayList<>();
+  private final List<AuditRecord> audited = new ArrayList<>();
   private boolean authChanged;
 
   BatchTransaction(Connection connection, long term, long committedVersion) {
@@ -68,6 +70,7 @@ final class BatchTransaction {
     pending.addAll(op.statements);
     logRows.addAll(op.logRows);
     updates.addAll(op.updates);
+    audited.addAll(op.auditRecords);
     authChanged |= op.authChanged;
     for (ShardPlacement[] change : op.placementChanges) {
       count(change[0], -1);
@@ -77,6 +80,16 @@ final class BatchTransaction {
 
   List<MetadataUpdate> updates() {
     return updates;
+  }
+
+  /** The audit records of the accepted operations, in order (their rows are among the pending). */
+  List<AuditRecord> audited() {
+    return audited;
+  }
+
+  /** The row changes not yet sent to the database. */
+  List<SqlStatement> pending() {
+    return pending;
   }
 
   /** Whether rows that nodes cache per tenant changed (RBAC, issuers, signing keys). */

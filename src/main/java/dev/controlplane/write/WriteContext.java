@@ -1,5 +1,10 @@
 package dev.controlplane.write;
 
+import dev.controlplane.audit.Actor;
+import dev.controlplane.audit.AuditEntries;
+import dev.controlplane.audit.AuditEntry;
+import dev.controlplane.audit.AuditLog;
+import dev.controlplane.audit.AuditRecord;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.kind.Kind;
 import dev.controlplane.metadata.kind.Kinds;
@@ -23,9 +28,14 @@ import java.util.regex.Pattern;
  * What one {@link Operation} sees and changes: the state as the earlier operations of its batch
  * left it, and the records it adds. Versioned changes ({@link #put}, {@link #delete}) take the next
  * metadata versions, change the state and add the row and the log entry; {@link #sql} adds any
- * other row change ("side records": RBAC rows, issuers, keys, heartbeats, and later audit records)
- * to the same transaction, in order. Nothing reaches the batch unless the operation returns
- * normally; a refusal discards all of it.
+ * other row change ("side records": RBAC rows, issuers, keys, heartbeats) to the same transaction,
+ * in order. Nothing reaches the batch unless the operation returns normally; a refusal discards all
+ * of it.
+ *
+ * <p>Audit: an operation that changed anything gets its audit records ({@link #audit}, or one
+ * derived from its versioned changes) added as side records after its own, by the pipeline ({@link
+ * #seal}), so they commit exactly when the change does. An operation that changed nothing leaves
+ * none, whatever it described.
  *
  * <p>Confined to the pipeline thread.
  */
@@ -44,6 +54,9 @@ public final class WriteContext {
   final List<MetadataUpdate> updates = new ArrayList<>();
   final List<SqlStatement> logRows = new ArrayList<>();
   final List<ShardPlacement[]> placementChanges = new ArrayList<>();
+  final List<AuditEntry> auditEntries = new ArrayList<>();
+  final List<AuditRecord> auditRecords = new ArrayList<>();
+  private boolean routine;
 
   /** Whether the operation changed rows that nodes cache per tenant (see {@link #AUTH_TABLES}). */
   boolean authChanged;
@@ -128,6 +141,47 @@ public final class WriteContext {
   public void sql(String sql, Object... params) {
     statements.add(SqlStatement.of(sql, params));
     authChanged |= AUTH_TABLES.matcher(sql).find();
+  }
+
+  /**
+   * Describes what this operation does for the audit log, one entry per thing done (a key rotation
+   * duty describes each tenant's key). Recorded only if the operation changes something.
+   */
+  public void audit(AuditEntry entry) {
+    auditEntries.add(entry);
+  }
+
+  /**
+   * Marks this operation's side records as routine bookkeeping (heartbeats, change-log trimming):
+   * no audit record unless it also describes one or changes versioned metadata. Kubernetes' audit
+   * policies drop node heartbeats for the same reason: they would drown everything else.
+   */
+  public void routine() {
+    routine = true;
+  }
+
+  /**
+   * Turns what the operation did into audit records, added after its own changes; called by the
+   * pipeline once the operation returned and will commit.
+   */
+  void seal(Actor actor, String node, Instant at) {
+    if (statements.isEmpty() && updates.isEmpty()) {
+      return;
+    }
+    List<AuditEntry> entries = auditEntries;
+    if (entries.isEmpty()) {
+      entries =
+          !updates.isEmpty()
+              ? List.of(AuditEntries.of(updates))
+              : routine ? List.of() : List.of(AuditEntry.of("write", "write", "write", null));
+    }
+    Long version = updates.isEmpty() ? null : state.version();
+    for (AuditEntry entry : entries) {
+      AuditRecord record =
+          new AuditRecord(at, entry, AuditRecord.SUCCESS, null, actor, node, version);
+      statements.add(SqlStatement.of(AuditLog.INSERT, AuditLog.params(record)));
+      auditRecords.add(record);
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.controlplane.write;
 
+import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.cluster.Leadership;
 import dev.controlplane.cluster.WriteGuard;
@@ -70,8 +71,15 @@ import java.util.logging.Logger;
  * <h2>Side records</h2>
  *
  * An operation adds rows of any table through {@link WriteContext#sql}, committed in the same
- * transaction as its versioned changes and only if the batch commits: the place for records that
- * describe a change (an audit log) to plug in.
+ * transaction as its versioned changes and only if the batch commits.
+ *
+ * <h2>Audit</h2>
+ *
+ * Every operation that commits a change gets its audit records here, in one place: {@link #submit}
+ * takes the caller's actor ({@code CurrentActor}, bound by the adapters), and once the operation
+ * returns in commit mode its records join its side records ({@link WriteContext#seal}). A refused
+ * operation, a dry run or a failed batch leaves none; the JSON lines are logged only after the
+ * commit.
  */
 @ApplicationScoped
 public class WritePipeline {
@@ -99,7 +107,7 @@ public class WritePipeline {
   public void start(CommitListener listener) {
     connection = new PipelineConnection(config);
     metrics.register();
-    runner = new BatchRunner(connection, codec, guard, listener, metrics, tenants);
+    runner = new BatchRunner(connection, codec, guard, listener, metrics, tenants, config.nodeId());
     running = true;
     thread = threads.newThread(this::loop);
     thread.setName("write-pipeline");
@@ -127,7 +135,7 @@ public class WritePipeline {
       throw ControlPlaneException.unavailable("the server is starting or stopping", null);
     }
     CompletableFuture<R> future = new CompletableFuture<>();
-    queue.add(new Pending<>(op, mode, future));
+    queue.add(new Pending<>(op, mode, future, CurrentActor.get()));
     return future;
   }
 

@@ -33,6 +33,8 @@ class OpenApiContractTest {
           RbacResource.class,
           SigningKeyResource.class,
           ClusterNodeResource.class,
+          AuditResource.class,
+          PlatformAuditResource.class,
           OpenApiResource.class);
 
   @Test

@@ -53,7 +53,7 @@ class AuthFlowIT {
     assertThat(token.getHeader().getType().getType()).isEqualTo("JWT");
     var claims = token.getJWTClaimsSet();
     assertThat(claims.getClaims().keySet())
-        .containsExactlyInAnyOrder("iss", "aud", "sub", "tid", "exp", "iat", "perms");
+        .containsExactlyInAnyOrder("iss", "aud", "sub", "tid", "exp", "iat", "perms", "jti");
     assertThat(claims.getIssuer()).isEqualTo("service-auth");
     assertThat(claims.getAudience()).containsExactly("service-broker");
     assertThat(claims.getSubject())
@@ -64,7 +64,8 @@ class AuthFlowIT {
             "tenant.manage:tenant:flow",
             "rbac.view:tenant:flow",
             "rbac.policy.manage:tenant:flow",
-            "rbac.assignment.manage:tenant:flow");
+            "rbac.assignment.manage:tenant:flow",
+            "audit.view:tenant:flow");
 
     var jwks =
         new Http(SharedServer.httpPort(), null).get("/v1/tenants/flow/.well-known/jwks.json");

@@ -108,6 +108,15 @@ class StartupFailureIT {
   }
 
   @Test
+  void aNonPositiveAuditRetentionEndsTheProcessNamingTheVariable() throws Exception {
+    var env = environment(Ports.free(), Ports.free());
+    env.put("SERVICE_CONTROLPLANE_AUDIT_RETENTION", "0d");
+    Outcome outcome = run("bad-audit-retention", env);
+    assertEndedWith(outcome, "SERVICE_CONTROLPLANE_AUDIT_RETENTION = '0d'", "is not positive");
+    assertNeverLive(outcome);
+  }
+
+  @Test
   void aMissingKeyEncryptionKeyEndsTheProcessNamingTheVariable() throws Exception {
     var env = environment(Ports.free(), Ports.free());
     env.remove("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY");

@@ -47,6 +47,7 @@ public class RetentionTrimmer {
     if (newFrom <= bounds[0]) {
       return bounds[0];
     }
+    context.routine();
     context.sql("DELETE FROM metadata_updates WHERE version < ?", newFrom);
     context.sql("UPDATE cluster_state SET retained_from = ? WHERE id = 1", newFrom);
     return newFrom;
