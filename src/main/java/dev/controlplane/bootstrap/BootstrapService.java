@@ -75,7 +75,7 @@ public class BootstrapService {
     request.issuers().forEach(i -> IssuerStore.upsert(write, tenant, i));
     keys.createFirst(write, tenant);
     String object = "tenant:" + tenant;
-    TenantAdmin.ROLE_ACTIONS.forEach(
+    TenantAdmin.ACTIONS.forEach(
         a -> RbacStore.addPolicy(write, tenant, new PolicyRule(ADMIN_ROLE, object, a.wireName())));
     request
         .adminPrincipals()

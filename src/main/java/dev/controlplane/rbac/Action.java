@@ -10,7 +10,8 @@ import java.util.Set;
  * The actions of the spec, the object kinds each applies to, and inheritance: {@code tenant.manage}
  * implies every namespace, stream and cache action inside the tenant; {@code ns.manage} implies
  * stream and cache manage, publish/subscribe and read/write inside the namespace. The rbac actions
- * and {@code audit.view} are never implied: role:tenant-admin holds them explicitly.
+ * and {@code audit.view} are never implied: role:tenant-admin holds the rbac ones explicitly
+ * (decisions.md) and reads the audit log through {@code rbac.view}.
  */
 public enum Action {
   RBAC_VIEW("rbac.view", EnumSet.of(Kind.TENANT, Kind.NAMESPACE)),

@@ -21,15 +21,6 @@ public final class TenantAdmin {
           Action.RBAC_POLICY_MANAGE,
           Action.RBAC_ASSIGNMENT_MANAGE);
 
-  /**
-   * What bootstrap grants {@link #ROLE}: the set above, and {@code audit.view} to read the tenant's
-   * audit log (not part of the set an issuer change requires: it grants nothing).
-   */
-  public static final List<Action> ROLE_ACTIONS =
-      java.util.stream.Stream.concat(
-              ACTIONS.stream(), java.util.stream.Stream.of(Action.AUDIT_VIEW))
-          .toList();
-
   private TenantAdmin() {}
 
   /** The actions of the set that {@code held} does not cover on {@code tenant:T}. */

@@ -64,8 +64,7 @@ class AuthFlowIT {
             "tenant.manage:tenant:flow",
             "rbac.view:tenant:flow",
             "rbac.policy.manage:tenant:flow",
-            "rbac.assignment.manage:tenant:flow",
-            "audit.view:tenant:flow");
+            "rbac.assignment.manage:tenant:flow");
 
     var jwks =
         new Http(SharedServer.httpPort(), null).get("/v1/tenants/flow/.well-known/jwks.json");
