@@ -18,8 +18,11 @@ import java.util.TreeMap;
 /**
  * The one PostgreSQL transaction of a batch. Its first statement takes the {@code cluster_state}
  * row lock and checks the fencing term in the same step; the rows follow as JDBC batches
- * (consecutive statements with the same SQL are one round trip), then the log entries, the broker
- * counts, and one commit.
+ * (consecutive statements with the same SQL are one round trip, joined where safe by {@link
+ * StatementOrder}), then the log entries, the audit rows, the broker counts, and one commit. The
+ * log entries and the audit rows are kept apart from the operations' own rows so that each is one
+ * round trip for the whole batch: nothing in the batch reads them, and interleaved with the rows
+ * they would split every JDBC batch in two.
  *
  * <p>When no operation of the batch reads the database, the first statement is also the last word
  * on versions: {@code UPDATE cluster_state SET metadata_version = new WHERE leader_term = mine AND
@@ -54,6 +57,7 @@ final class BatchTransaction {
   private boolean locked;
   private final List<SqlStatement> pending = new ArrayList<>();
   private final List<SqlStatement> logRows = new ArrayList<>();
+  private final List<SqlStatement> auditRows = new ArrayList<>();
   private final Map<String, int[]> loadDelta = new TreeMap<>();
   private final List<MetadataUpdate> updates = new ArrayList<>();
   private final List<AuditRecord> audited = new ArrayList<>();
@@ -69,6 +73,7 @@ final class BatchTransaction {
   void accept(WriteContext op) {
     pending.addAll(op.statements);
     logRows.addAll(op.logRows);
+    auditRows.addAll(op.auditRows);
     updates.addAll(op.updates);
     audited.addAll(op.auditRecords);
     authChanged |= op.authChanged;
@@ -85,6 +90,11 @@ final class BatchTransaction {
   /** The audit records of the accepted operations, in order (their rows are among the pending). */
   List<AuditRecord> audited() {
     return audited;
+  }
+
+  /** The audit rows of the accepted operations, sent together after the changes. */
+  List<SqlStatement> auditRows() {
+    return auditRows;
   }
 
   /** The row changes not yet sent to the database. */
@@ -118,6 +128,7 @@ final class BatchTransaction {
     }
     flush();
     execute(logRows);
+    execute(auditRows);
     execute(loadStatements());
     connection.commit();
   }
@@ -179,7 +190,7 @@ final class BatchTransaction {
   }
 
   private void flush() throws SQLException {
-    execute(pending);
+    execute(StatementOrder.grouped(pending));
     pending.clear();
   }
 

@@ -33,9 +33,9 @@ import java.util.regex.Pattern;
  * of it.
  *
  * <p>Audit: an operation that changed anything gets its audit records ({@link #audit}, or one
- * derived from its versioned changes) added as side records after its own, by the pipeline ({@link
- * #seal}), so they commit exactly when the change does. An operation that changed nothing leaves
- * none, whatever it described.
+ * derived from its versioned changes) added by the pipeline ({@link #seal}) to the same transaction
+ * as its own rows, so they commit exactly when the change does. An operation that changed nothing
+ * leaves none, whatever it described.
  *
  * <p>Confined to the pipeline thread.
  */
@@ -56,6 +56,7 @@ public final class WriteContext {
   final List<ShardPlacement[]> placementChanges = new ArrayList<>();
   final List<AuditEntry> auditEntries = new ArrayList<>();
   final List<AuditRecord> auditRecords = new ArrayList<>();
+  final List<SqlStatement> auditRows = new ArrayList<>();
   private boolean routine;
 
   /** Whether the operation changed rows that nodes cache per tenant (see {@link #AUTH_TABLES}). */
@@ -161,7 +162,7 @@ public final class WriteContext {
   }
 
   /**
-   * Turns what the operation did into audit records, added after its own changes; called by the
+   * Turns what the operation did into audit records, committed with its own changes; called by the
    * pipeline once the operation returned and will commit.
    */
   void seal(Actor actor, String node, Instant at) {
@@ -179,7 +180,7 @@ public final class WriteContext {
     for (AuditEntry entry : entries) {
       AuditRecord record =
           new AuditRecord(at, entry, AuditRecord.SUCCESS, null, actor, node, version);
-      statements.add(SqlStatement.of(AuditLog.INSERT, AuditLog.params(record)));
+      auditRows.add(SqlStatement.of(AuditLog.INSERT, AuditLog.params(record)));
       auditRecords.add(record);
     }
   }
@@ -207,10 +208,13 @@ public final class WriteContext {
     boolean rowGoes = type == UpdateType.DELETE && !(versioned instanceof Stream);
     // A tenant's row takes its RBAC rows, issuers and keys with it (ON DELETE CASCADE).
     authChanged |= rowGoes && versioned instanceof Tenant;
+    String scope = StatementOrder.scopeOf(versioned);
     if (rowGoes) {
-      statements.add(new SqlStatement(kind.deleteSql(), ps -> kind.bindKeyOf(ps, versioned)));
+      statements.add(
+          new SqlStatement(kind.deleteSql(), ps -> kind.bindKeyOf(ps, versioned), scope));
     } else {
-      statements.add(new SqlStatement(kind.upsertSql(), ps -> kind.bindRowOf(ps, versioned)));
+      statements.add(
+          new SqlStatement(kind.upsertSql(), ps -> kind.bindRowOf(ps, versioned), scope));
     }
     if (versioned instanceof ShardPlacement p) {
       ShardPlacement before = previous instanceof ShardPlacement q ? q : null;
