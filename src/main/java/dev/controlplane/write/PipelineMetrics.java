@@ -2,13 +2,15 @@ package dev.controlplane.write;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * What the write pipeline does: batches committed and the operations in them (their ratio is the
- * mean batch size), and batches the database failed.
+ * mean batch size), how long their transactions took, and batches the database failed.
  */
 @ApplicationScoped
 public class PipelineMetrics {
@@ -18,6 +20,7 @@ public class PipelineMetrics {
   private Counter batches;
   private Counter operations;
   private Counter failures;
+  private Timer transactions;
 
   void register() {
     batches = counter("controlplane.write.batches", "Write batches committed by this node");
@@ -29,16 +32,25 @@ public class PipelineMetrics {
         counter(
             "controlplane.write.batch.failures",
             "Write batches that failed as a whole (database lost, or fenced off)");
+    transactions =
+        registry.timer(
+            Metadata.builder()
+                .withName("controlplane.write.batch.duration")
+                .withDescription(
+                    "How long committed write batches took, from validating their operations"
+                        + " to the commit of their PostgreSQL transaction")
+                .build());
   }
 
   private Counter counter(String name, String description) {
     return registry.counter(Metadata.builder().withName(name).withDescription(description).build());
   }
 
-  void committed(int size) {
+  void committed(int size, long transactionNanos) {
     if (batches != null) {
       batches.inc();
       operations.inc(size);
+      transactions.update(Duration.ofNanos(transactionNanos));
     }
   }
 

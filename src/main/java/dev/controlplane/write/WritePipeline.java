@@ -77,9 +77,9 @@ import java.util.logging.Logger;
  *
  * Every operation that commits a change gets its audit records here, in one place: {@link #submit}
  * takes the caller's actor ({@code CurrentActor}, bound by the adapters), and once the operation
- * returns in commit mode its records join its side records ({@link WriteContext#seal}). A refused
- * operation, a dry run or a failed batch leaves none; the JSON lines are logged only after the
- * commit.
+ * returns in commit mode its records join the batch's transaction ({@link WriteContext#seal}). A
+ * refused operation, a dry run or a failed batch leaves none; the JSON lines are logged only after
+ * the commit, once the callers and the watchers have their answers.
  */
 @ApplicationScoped
 public class WritePipeline {

@@ -34,6 +34,8 @@ class WritePipelineIT {
 
   private static final int WRITERS = 64;
 
+  private static final String BATCH_TIMES = "controlplane_write_batch_duration_seconds_count";
+
   @BeforeAll
   static void server() throws Exception {
     SharedServer.ensureStarted();
@@ -45,8 +47,10 @@ class WritePipelineIT {
     Http http = Http.shared();
     assertThat(http.put("/v1/tenants/batching", Http.tenant("batching", "b")).status())
         .isIn(200, 201);
-    double batchesBefore = Metrics.value("controlplane_write_batches_total", "");
-    double operationsBefore = Metrics.value("controlplane_write_operations_total", "");
+    String before = Metrics.scrape();
+    double batchesBefore = Metrics.valueIn(before, "controlplane_write_batches_total", "");
+    double operationsBefore = Metrics.valueIn(before, "controlplane_write_operations_total", "");
+    double timedBefore = Metrics.valueIn(before, BATCH_TIMES, "");
     long start = TestDatabase.headVersion();
     int perWriter = 30;
     Map<Long, String> acked = new ConcurrentHashMap<>(); // version -> "ns|description"
@@ -94,8 +98,13 @@ class WritePipelineIT {
                 .as("namespace %s holds its last acknowledged write", ns)
                 .isEqualTo(acked.get(version).split("\\|")[1] + "@" + version));
 
-    double batches = Metrics.value("controlplane_write_batches_total", "") - batchesBefore;
-    double operations = Metrics.value("controlplane_write_operations_total", "") - operationsBefore;
+    String after = Metrics.scrape();
+    double batches = Metrics.valueIn(after, "controlplane_write_batches_total", "") - batchesBefore;
+    double operations =
+        Metrics.valueIn(after, "controlplane_write_operations_total", "") - operationsBefore;
+    assertThat(Metrics.valueIn(after, BATCH_TIMES, "") - timedBefore)
+        .as("every committed batch is timed")
+        .isEqualTo(batches);
     System.out.printf(
         "%d writes from %d writers in %.0f batches (%.1f operations per batch)%n",
         acked.size(), WRITERS, batches, operations / batches);

@@ -15,11 +15,21 @@ public final class Metrics {
 
   /** The value of the first sample of {@code name} whose labels contain {@code label}. */
   public static double value(String name, String label) {
+    return valueIn(scrape(), name, label);
+  }
+
+  /** One scrape of /metrics, to read several samples taken at the same moment. */
+  public static String scrape() {
     var reply = new Http(SharedServer.httpPort(), null).get("/metrics", "text/plain");
     assertThat(reply.status()).isEqualTo(200);
+    return reply.body();
+  }
+
+  /** The sample {@code name} whose labels contain {@code label} in a {@link #scrape}. */
+  public static double valueIn(String scrape, String name, String label) {
     Matcher m =
         Pattern.compile("^" + Pattern.quote(name) + "(\\{[^}]*\\})? (\\S+)$", Pattern.MULTILINE)
-            .matcher(reply.body());
+            .matcher(scrape);
     while (m.find()) {
       if (m.group(1) == null ? label.isEmpty() : m.group(1).contains(label)) {
         return Double.parseDouble(m.group(2));
