@@ -158,7 +158,11 @@ public class WatchHub implements CommitSignal, CommitListener {
   public void committed(List<MetadataUpdate> updates, MetadataImage after) {
     synchronized (advance) {
       if (updates.get(0).version() != head() + 1) {
-        committed();
+        // Already read from the log by the tailer (which woke the watchers), or a gap the tailer
+        // must fill from the log.
+        if (updates.get(updates.size() - 1).version() > head()) {
+          committed();
+        }
         return;
       }
       updates.forEach(u -> window.put(u.version(), u));
