@@ -1,6 +1,6 @@
 package dev.controlplane.write;
 
-import dev.controlplane.audit.AuditLog;
+import dev.controlplane.audit.AuditLines;
 import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.cluster.WriteGuard;
 import dev.controlplane.error.ControlPlaneException;
@@ -31,6 +31,7 @@ final class BatchRunner {
   private final CommitListener listener;
   private final PipelineMetrics metrics;
   private final TenantChanges tenants;
+  private final AuditLines lines;
   private final String node;
   private WriteState committed;
 
@@ -41,8 +42,10 @@ final class BatchRunner {
       CommitListener listener,
       PipelineMetrics metrics,
       TenantChanges tenants,
+      AuditLines lines,
       String node) {
     this.node = node;
+    this.lines = lines;
     this.connection = connection;
     this.codec = codec;
     this.guard = guard;
@@ -122,9 +125,8 @@ final class BatchRunner {
     for (int i = 0; i < batch.size(); i++) {
       batch.get(i).complete(outcomes.get(i));
     }
-    // The JSON lines last: neither the callers nor the watchers need them, and formatting and
-    // logging them took about a fifth of this thread's CPU in a profile of 8 writers.
-    tx.audited().forEach(AuditLog::emit);
+    // The JSON lines last and on their own thread: neither the callers nor the watchers need them.
+    lines.emit(tx.audited());
   }
 
   /** Commits, telling the listener beforehand up to which version, and when that fell through. */

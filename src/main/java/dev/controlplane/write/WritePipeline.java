@@ -1,5 +1,6 @@
 package dev.controlplane.write;
 
+import dev.controlplane.audit.AuditLines;
 import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.cluster.Leadership;
@@ -79,7 +80,7 @@ import java.util.logging.Logger;
  * takes the caller's actor ({@code CurrentActor}, bound by the adapters), and once the operation
  * returns in commit mode its records join the batch's transaction ({@link WriteContext#seal}). A
  * refused operation, a dry run or a failed batch leaves none; the JSON lines are logged only after
- * the commit, once the callers and the watchers have their answers.
+ * the commit, once the callers and the watchers have their answers, by {@link AuditLines}.
  */
 @ApplicationScoped
 public class WritePipeline {
@@ -101,13 +102,17 @@ public class WritePipeline {
   private volatile boolean running;
   private volatile WriteState published;
   private BatchRunner runner;
+  private AuditLines lines;
   private PipelineConnection connection;
   private Thread thread;
 
   public void start(CommitListener listener) {
     connection = new PipelineConnection(config);
     metrics.register();
-    runner = new BatchRunner(connection, codec, guard, listener, metrics, tenants, config.nodeId());
+    lines = new AuditLines(threads);
+    runner =
+        new BatchRunner(
+            connection, codec, guard, listener, metrics, tenants, lines, config.nodeId());
     running = true;
     thread = threads.newThread(this::loop);
     thread.setName("write-pipeline");
@@ -123,6 +128,9 @@ public class WritePipeline {
     queue.drainTo(left);
     BatchRunner.failAll(
         left, ControlPlaneException.unavailable("the server is shutting down; retry", null));
+    if (lines != null) {
+      lines.stop();
+    }
   }
 
   /**
