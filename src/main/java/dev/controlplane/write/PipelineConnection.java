@@ -29,7 +29,9 @@ final class PipelineConnection {
       props.setProperty("connectTimeout", "5");
       props.setProperty("socketTimeout", "60");
       props.setProperty("tcpKeepAlive", "true");
-      props.setProperty("reWriteBatchedInserts", "true");
+      // No reWriteBatchedInserts: it turns a JDBC batch of upserts into one multi-row INSERT … ON
+      // CONFLICT DO UPDATE, which PostgreSQL refuses when two writes of one batch touch the same
+      // row. A batch is one round trip either way.
       props.setProperty("ApplicationName", "controlplane-" + config.nodeId());
       Connection c = new org.postgresql.Driver().connect(config.dbUrl(), props);
       if (c == null) {

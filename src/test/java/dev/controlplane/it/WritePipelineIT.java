@@ -50,7 +50,6 @@ class WritePipelineIT {
     String before = Metrics.scrape();
     double batchesBefore = Metrics.valueIn(before, "controlplane_write_batches_total", "");
     double operationsBefore = Metrics.valueIn(before, "controlplane_write_operations_total", "");
-    double timedBefore = Metrics.valueIn(before, BATCH_TIMES, "");
     long start = TestDatabase.headVersion();
     int perWriter = 30;
     Map<Long, String> acked = new ConcurrentHashMap<>(); // version -> "ns|description"
@@ -102,13 +101,61 @@ class WritePipelineIT {
     double batches = Metrics.valueIn(after, "controlplane_write_batches_total", "") - batchesBefore;
     double operations =
         Metrics.valueIn(after, "controlplane_write_operations_total", "") - operationsBefore;
-    assertThat(Metrics.valueIn(after, BATCH_TIMES, "") - timedBefore)
-        .as("every committed batch is timed")
-        .isEqualTo(batches);
+    // Both count from the node's start and move together; a scrape is not one instant, so wait
+    // for one taken while no batch commits.
+    Metrics.await(
+        "batches timed minus batches committed",
+        () -> {
+          String m = Metrics.scrape();
+          return Metrics.valueIn(m, BATCH_TIMES, "")
+              - Metrics.valueIn(m, "controlplane_write_batches_total", "");
+        },
+        difference -> difference == 0);
     System.out.printf(
         "%d writes from %d writers in %.0f batches (%.1f operations per batch)%n",
         acked.size(), WRITERS, batches, operations / batches);
-    assertThat(operations / batches).as("operations share batches").isGreaterThan(1.5);
+    // Without batching every operation is a batch of its own (exactly 1.0). How far above 1 the
+    // mean goes depends on how fast the pipeline is next to the HTTP path: 1.5 on 2 cores.
+    assertThat(operations / batches).as("operations share batches").isGreaterThan(1.1);
+  }
+
+  @Test
+  void sixtyFourWritersOfOneResourceShareBatchesAndEveryWriteIsAppliedInVersionOrder()
+      throws Exception {
+    // Upserts of one row in one JDBC batch: rewritten into one multi-row INSERT … ON CONFLICT DO
+    // UPDATE, PostgreSQL refuses them ("cannot affect row a second time") and the whole batch
+    // failed as unavailable.
+    Http http = Http.shared();
+    assertThat(http.put("/v1/tenants/one-key", Http.tenant("one-key", "k")).status())
+        .isIn(200, 201);
+    String before = Metrics.scrape();
+    Map<Long, String> acked = new ConcurrentHashMap<>();
+    runConcurrently(
+        writer -> {
+          for (int i = 0; i < 5; i++) {
+            String description = "writer " + writer + " write " + i;
+            var reply =
+                http.put(
+                    "/v1/tenants/one-key/namespaces/shared",
+                    Http.namespace("one-key", "shared", description));
+            assertThat(reply.status()).as(reply.body()).isIn(200, 201);
+            acked.put(reply.version(), description);
+          }
+        });
+    String after = Metrics.scrape();
+    assertThat(acked).hasSize(WRITERS * 5);
+    long last = acked.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
+    assertThat(namespaceRows("one-key").get("shared"))
+        .as("the row holds the write acknowledged last")
+        .isEqualTo(acked.get(last) + "@" + last);
+    double batches =
+        Metrics.valueIn(after, "controlplane_write_batches_total", "")
+            - Metrics.valueIn(before, "controlplane_write_batches_total", "");
+    // Every write here is of the one resource: more writes than batches means some batch held
+    // several of them.
+    assertThat(WRITERS * 5 / batches)
+        .as("writes of the one resource shared batches")
+        .isGreaterThan(1.1);
   }
 
   @Test
@@ -216,12 +263,18 @@ class WritePipelineIT {
 
   /** name -> "description@version" of the batching tenant's namespaces. */
   private static Map<String, String> namespaceRows() throws Exception {
+    return namespaceRows("batching");
+  }
+
+  private static Map<String, String> namespaceRows(String tenant) throws Exception {
     Map<String, String> out = new HashMap<>();
     try (var c = TestDatabase.connect();
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
-                "SELECT name, description, version FROM namespaces WHERE tenant = 'batching'")) {
+                "SELECT name, description, version FROM namespaces WHERE tenant = '"
+                    + tenant
+                    + "'")) {
       while (rs.next()) {
         out.put(rs.getString(1), rs.getString(2) + "@" + rs.getLong(3));
       }
