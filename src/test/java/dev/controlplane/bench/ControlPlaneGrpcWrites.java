@@ -1,0 +1,88 @@
+package dev.controlplane.bench;
+
+import dev.controlplane.it.support.Grpc;
+import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.proto.v1.AdminServiceGrpc;
+import dev.controlplane.proto.v1.CreateStreamRequest;
+import dev.controlplane.proto.v1.RegisterBrokerRequest;
+import dev.controlplane.proto.v1.RetentionPolicy;
+import dev.controlplane.proto.v1.StreamSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+
+/**
+ * The control plane written over its gRPC write API, the transport etcd is driven over: each write
+ * is an {@code AdminService.CreateStream} of a new one-shard stream at replication factor 1 (a
+ * stream and its placement, two versioned changes, committed together), on as many channels as
+ * etcd's writers get. Only for the writes phase: CreateStream's answer carries no version, so the
+ * lag phase uses {@link ControlPlaneTarget}.
+ */
+final class ControlPlaneGrpcWrites implements Target {
+
+  private final List<Grpc> channels = new ArrayList<>();
+  private final List<AdminServiceGrpc.AdminServiceBlockingStub> admins = new ArrayList<>();
+  private final AtomicLong streams = new AtomicLong();
+
+  ControlPlaneGrpcWrites(int httpPort, int grpcPort, int channelCount) {
+    Http http = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
+    http.put("/v1/tenants/bench/namespaces/grpc", Http.namespace("bench", "grpc", "gRPC writes"));
+    try (Grpc broker = new Grpc(grpcPort, SharedServer.BROKER_TOKEN)) {
+      for (int b = 0; b < 3; b++) {
+        broker
+            .brokers()
+            .registerBroker(
+                RegisterBrokerRequest.newBuilder()
+                    .setBrokerId("bench-" + b)
+                    .setAddress("10.9.0." + b + ":7000")
+                    .putMetadata("availability_zone", "z" + b)
+                    .build());
+      }
+    }
+    for (int i = 0; i < channelCount; i++) {
+      Grpc channel = new Grpc(grpcPort, SharedServer.OPERATOR_TOKEN);
+      channels.add(channel);
+      admins.add(AdminServiceGrpc.newBlockingStub(channel.channel()));
+    }
+  }
+
+  @Override
+  public String name() {
+    return "cp over gRPC";
+  }
+
+  @Override
+  public long write(int writer, int sequence) {
+    admins
+        .get(writer % admins.size())
+        .createStream(
+            CreateStreamRequest.newBuilder()
+                .setTenantId("bench")
+                .setNamespace("grpc")
+                .setStream("s" + streams.incrementAndGet())
+                .setSpec(
+                    StreamSpec.newBuilder()
+                        .setShards(1)
+                        .setReplicationFactor(1)
+                        .setRetention(RetentionPolicy.newBuilder().setTime("7d")))
+                .build());
+    return -1;
+  }
+
+  @Override
+  public long head() {
+    throw new UnsupportedOperationException("writes only");
+  }
+
+  @Override
+  public AutoCloseable watch(int index, long fromVersion, LongConsumer onUpdate) {
+    throw new UnsupportedOperationException("writes only");
+  }
+
+  @Override
+  public void close() {
+    channels.forEach(Grpc::close);
+  }
+}
