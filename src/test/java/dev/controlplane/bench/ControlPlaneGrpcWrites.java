@@ -26,9 +26,15 @@ final class ControlPlaneGrpcWrites implements Target {
   private final List<AdminServiceGrpc.AdminServiceBlockingStub> admins = new ArrayList<>();
   private final AtomicLong streams = new AtomicLong();
 
-  ControlPlaneGrpcWrites(int httpPort, int grpcPort, int channelCount) {
+  private final String tenant;
+
+  /** Writes in tenant {@code tenant}, which must exist. */
+  ControlPlaneGrpcWrites(int httpPort, int grpcPort, int channelCount, String tenant) {
+    this.tenant = tenant;
     Http http = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
-    http.put("/v1/tenants/bench/namespaces/grpc", Http.namespace("bench", "grpc", "gRPC writes"));
+    http.put(
+        "/v1/tenants/" + tenant + "/namespaces/grpc",
+        Http.namespace(tenant, "grpc", "gRPC writes"));
     try (Grpc broker = new Grpc(grpcPort, SharedServer.BROKER_TOKEN)) {
       for (int b = 0; b < 3; b++) {
         broker
@@ -59,7 +65,7 @@ final class ControlPlaneGrpcWrites implements Target {
         .get(writer % admins.size())
         .createStream(
             CreateStreamRequest.newBuilder()
-                .setTenantId("bench")
+                .setTenantId(tenant)
                 .setNamespace("grpc")
                 .setStream("s" + streams.incrementAndGet())
                 .setSpec(

@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * streams × {@code bench.shards} shards and {@code bench.brokers} brokers (seeded in SQL), with the
  * server heap capped at {@code server.heap} (1 GiB): the time to load the image at start, the live
  * heap, latest snapshots over gRPC, then {@code bench.watchers} open watchers following writes, the
- * live heap again, and writes/s with 8 writers at that size. Run with scripts/benchmark-scale.
+ * live heap again, and the side-by-side benchmark's writes/s with 8 writers (over HTTP and over
+ * gRPC) at that size. Run with scripts/benchmark-scale.
  */
 public final class ScaleBenchmark {
 
@@ -67,6 +68,20 @@ public final class ScaleBenchmark {
         System.out.println("live heap after the snapshots: " + liveHeap(server));
       }
       watchers(http, grpcPort, server);
+      writes(httpPort, grpcPort, db);
+    }
+  }
+
+  /** The side-by-side benchmark's two 8-writer phases, on a node holding this much metadata. */
+  private static void writes(int httpPort, int grpcPort, String db) throws Exception {
+    List<Target> targets =
+        List.of(
+            new ControlPlaneTarget(httpPort, grpcPort, db, 1),
+            new ControlPlaneGrpcWrites(httpPort, grpcPort, 8, "scale"));
+    for (Target t : targets) {
+      SideBySideBenchmark.writes(t, Duration.ofSeconds(5), false);
+      SideBySideBenchmark.writes(t, Duration.ofSeconds(20), true);
+      t.close();
     }
   }
 

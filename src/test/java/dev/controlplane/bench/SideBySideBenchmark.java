@@ -60,7 +60,7 @@ public final class SideBySideBenchmark {
       List<Target> targets =
           List.of(new EtcdTarget(etcd, 10), new ControlPlaneTarget(httpPort, grpcPort, db, 10));
       List<Target> writers = new ArrayList<>(targets);
-      writers.add(new ControlPlaneGrpcWrites(httpPort, grpcPort, WRITERS));
+      writers.add(new ControlPlaneGrpcWrites(httpPort, grpcPort, WRITERS, "bench"));
       for (Target t : writers) {
         writes(t, WARM_UP, false);
       }
@@ -78,7 +78,8 @@ public final class SideBySideBenchmark {
     }
   }
 
-  private static void writes(Target target, Duration time, boolean print) throws Exception {
+  /** {@link #WRITERS} writers for {@code time}; prints writes/s and latency when {@code print}. */
+  static void writes(Target target, Duration time, boolean print) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
     Histogram latency = new Histogram(3);
     AtomicLong count = new AtomicLong();
