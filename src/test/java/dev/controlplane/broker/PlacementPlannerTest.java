@@ -142,6 +142,79 @@ class PlacementPlannerTest {
   }
 
   /**
+   * The planner keeps its brokers sorted across shards instead of sorting them again for each
+   * shard; this is the sort-per-shard version it replaced, kept as the reference it must agree with
+   * exactly.
+   */
+  private static List<ShardAssignment> sortingEveryShard(
+      int shards, int rf, List<BrokerLoad> candidates) {
+    Map<String, BrokerLoad> load = new java.util.LinkedHashMap<>();
+    candidates.forEach(b -> load.put(b.name(), b));
+    List<ShardAssignment> out = new ArrayList<>();
+    for (int shard = 0; shard < shards; shard++) {
+      List<BrokerLoad> ordered =
+          load.values().stream()
+              .filter(BrokerLoad::hasRoom)
+              .sorted(
+                  java.util.Comparator.comparingInt(BrokerLoad::replicas)
+                      .thenComparing(BrokerLoad::name))
+              .toList();
+      if (ordered.size() < rf) {
+        return null;
+      }
+      List<BrokerLoad> chosen = new ArrayList<>();
+      Set<String> zones = new HashSet<>();
+      for (BrokerLoad b : ordered) {
+        if (chosen.size() < rf && zones.add(b.broker().availabilityZone())) {
+          chosen.add(b);
+        }
+      }
+      for (BrokerLoad b : ordered) {
+        if (chosen.size() < rf && !chosen.contains(b)) {
+          chosen.add(b);
+        }
+      }
+      BrokerLoad leader =
+          chosen.stream()
+              .min(
+                  java.util.Comparator.comparingInt(BrokerLoad::leaders)
+                      .thenComparingInt(BrokerLoad::replicas)
+                      .thenComparing(BrokerLoad::name))
+              .orElseThrow();
+      List<String> replicas = new ArrayList<>(List.of(leader.name()));
+      chosen.stream()
+          .map(BrokerLoad::name)
+          .filter(n -> !n.equals(leader.name()))
+          .forEach(replicas::add);
+      for (BrokerLoad b : chosen) {
+        load.put(b.name(), b.plusReplica(b.name().equals(leader.name())));
+      }
+      out.add(new ShardAssignment(shard, leader.name(), replicas));
+    }
+    return out;
+  }
+
+  @Test
+  void placementsAreExactlyThoseOfSortingTheBrokersAgainForEveryShard() {
+    for (long seed = 0; seed < SEEDS; seed++) {
+      for (boolean limitsAndLoad : new boolean[] {true, false}) {
+        Cluster c = randomCluster(new Random(seed), limitsAndLoad);
+        String context = "seed " + seed + " rf " + c.rf() + " shards " + c.shards();
+        List<ShardAssignment> expected = sortingEveryShard(c.shards(), c.rf(), c.candidates());
+        if (expected == null) {
+          assertThrows(
+              ControlPlaneException.class,
+              () -> PlacementPlanner.placeShards(c.shards(), c.rf(), c.candidates()),
+              context);
+        } else {
+          assertEquals(
+              expected, PlacementPlanner.placeShards(c.shards(), c.rf(), c.candidates()), context);
+        }
+      }
+    }
+  }
+
+  /**
    * The planner is deterministic shard by shard, so the shards before the failing one are placed
    * the same way by a shorter call; just after them fewer than rf brokers must have had room.
    */
