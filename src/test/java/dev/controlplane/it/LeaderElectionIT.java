@@ -22,6 +22,7 @@ class LeaderElectionIT {
   private static final int ROUNDS = Integer.getInteger("it.election.rounds", 20);
   private static final long MAX_DELAY_MILLIS = Long.getLong("it.election.max.delay", 5_000);
   private static final long AGREEMENT_MILLIS = 15_000;
+  private static final long RECOVERY_TARGET_MILLIS = 5_000;
 
   @Test
   void everyNodeNamesTheSameLeaderWithinFifteenSecondsOfTheLastStartInAnyStartOrder()
@@ -69,6 +70,7 @@ class LeaderElectionIT {
   void aLeaderCutOffByAPartitionIsReplacedAndAfterTheHealEveryNodeNamesOneLeader()
       throws Exception {
     int cycles = Integer.getInteger("it.election.partitions", 5);
+    List<Long> replacements = new ArrayList<>();
     try (ElectionCluster cluster = ElectionCluster.create("partition", 3)) {
       for (String id : cluster.ids()) {
         cluster.start(id);
@@ -82,15 +84,30 @@ class LeaderElectionIT {
         long lastDoubleLeader = -1;
         try (Partition partition = Partition.isolate(ElectionCluster.clusterAddress(leader))) {
           next = awaitAgreement(cluster, majority, cut).orElse(null);
+          long replacedAfter = millisSince(cut);
+          int cycleNo = cycle;
+          String cutOff = leader;
           assertThat(next)
               .as(
-                  "cycle %d: the majority elects a leader without %s: %s",
-                  cycle, leader, cluster.describe())
+                  () ->
+                      String.format(
+                          "cycle %d: the majority elects a leader without %s: %s%n%s",
+                          cycleNo, cutOff, cluster.describe(), tails(cluster)))
               .isNotNull()
               .isNotEqualTo(leader);
           System.out.printf(
               "partition %d: %s cut off, %s leads the majority after %d ms%n",
-              cycle, leader, next, millisSince(cut));
+              cycle, leader, next, replacedAfter);
+          // The spec's recovery target after the loss of a leader: under 5 s. With the default
+          // 3 s failure timeout a cut-off leader is replaced in about 4 s.
+          assertThat(replacedAfter)
+              .as(
+                  () ->
+                      String.format(
+                          "cycle %d: ms from cutting off %s until the majority agreed: %s%n%s",
+                          cycleNo, cutOff, cluster.describe(), tails(cluster)))
+              .isLessThan(RECOVERY_TARGET_MILLIS);
+          replacements.add(replacedAfter);
           // While cut off, the old leader must stop calling itself leader.
           long until = System.nanoTime() + 3_000_000_000L;
           while (System.nanoTime() < until) {
@@ -119,6 +136,10 @@ class LeaderElectionIT {
         leader = next;
       }
     }
+    Collections.sort(replacements);
+    System.out.printf(
+        "partitions: %d, leader replaced after: median %d ms, max %d ms%n",
+        cycles, replacements.get(cycles / 2), replacements.get(cycles - 1));
   }
 
   private static long millisSince(long nanos) {
