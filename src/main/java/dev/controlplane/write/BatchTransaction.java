@@ -1,5 +1,6 @@
 package dev.controlplane.write;
 
+import dev.controlplane.audit.AuditLog;
 import dev.controlplane.audit.AuditRecord;
 import dev.controlplane.error.LeaderHint;
 import dev.controlplane.metadata.log.ChangeLog;
@@ -57,7 +58,6 @@ final class BatchTransaction {
   private boolean locked;
   private final List<SqlStatement> pending = new ArrayList<>();
   private final List<SqlStatement> logRows = new ArrayList<>();
-  private final List<SqlStatement> auditRows = new ArrayList<>();
   private final Map<String, int[]> loadDelta = new TreeMap<>();
   private final List<MetadataUpdate> updates = new ArrayList<>();
   private final List<AuditRecord> audited = new ArrayList<>();
@@ -73,7 +73,6 @@ final class BatchTransaction {
   void accept(WriteContext op) {
     pending.addAll(op.statements);
     logRows.addAll(op.logRows);
-    auditRows.addAll(op.auditRows);
     updates.addAll(op.updates);
     audited.addAll(op.auditRecords);
     authChanged |= op.authChanged;
@@ -87,14 +86,18 @@ final class BatchTransaction {
     return updates;
   }
 
-  /** The audit records of the accepted operations, in order (their rows are among the pending). */
+  /** The audit records of the accepted operations, in order; their rows go in at commit. */
   List<AuditRecord> audited() {
     return audited;
   }
 
   /** The audit rows of the accepted operations, sent together after the changes. */
   List<SqlStatement> auditRows() {
-    return auditRows;
+    List<SqlStatement> rows = new ArrayList<>(audited.size());
+    for (AuditRecord record : audited) {
+      rows.add(SqlStatement.of(AuditLog.INSERT, AuditLog.params(record)));
+    }
+    return rows;
   }
 
   /** The row changes not yet sent to the database. */
@@ -128,7 +131,7 @@ final class BatchTransaction {
     }
     flush();
     execute(logRows);
-    execute(auditRows);
+    execute(auditRows());
     execute(loadStatements());
     connection.commit();
   }

@@ -3,7 +3,6 @@ package dev.controlplane.write;
 import dev.controlplane.audit.Actor;
 import dev.controlplane.audit.AuditEntries;
 import dev.controlplane.audit.AuditEntry;
-import dev.controlplane.audit.AuditLog;
 import dev.controlplane.audit.AuditRecord;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.kind.Kind;
@@ -56,7 +55,6 @@ public final class WriteContext {
   final List<ShardPlacement[]> placementChanges = new ArrayList<>();
   final List<AuditEntry> auditEntries = new ArrayList<>();
   final List<AuditRecord> auditRecords = new ArrayList<>();
-  final List<SqlStatement> auditRows = new ArrayList<>();
   private boolean routine;
 
   /** Whether the operation changed rows that nodes cache per tenant (see {@link #AUTH_TABLES}). */
@@ -180,7 +178,6 @@ public final class WriteContext {
     for (AuditEntry entry : entries) {
       AuditRecord record =
           new AuditRecord(at, entry, AuditRecord.SUCCESS, null, actor, node, version);
-      auditRows.add(SqlStatement.of(AuditLog.INSERT, AuditLog.params(record)));
       auditRecords.add(record);
     }
   }
