@@ -17,20 +17,18 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The one PostgreSQL transaction of a batch. Its first statement takes the {@code cluster_state}
- * row lock and checks the fencing term in the same step; the rows follow as JDBC batches
- * (consecutive statements with the same SQL are one round trip, joined where safe by {@link
- * StatementOrder}), then the log entries, the audit rows, the broker counts, and one commit. The
- * log entries and the audit rows are kept apart from the operations' own rows so that each is one
- * round trip for the whole batch: nothing in the batch reads them, and interleaved with the rows
- * they would split every JDBC batch in two.
+ * The one PostgreSQL transaction of a batch: its statements in one round trip ({@link
+ * PipelinedStatements}, up to 64 statements each), then the commit. The first statement fences and
+ * assigns the versions; the operations' rows follow (runs of the same SQL joined where safe by
+ * {@link StatementOrder}), then the log entries, the audit rows and the broker counts.
  *
- * <p>When no operation of the batch reads the database, the first statement is also the last word
- * on versions: {@code UPDATE cluster_state SET metadata_version = new WHERE leader_term = mine AND
- * metadata_version = committed}, which locks, fences and assigns in one round trip (and sends the
- * one {@code pg_notify} of the batch, delivered to other nodes on commit). An operation that reads
- * ({@link WriteContext#query}) first takes the lock with {@code SELECT … FOR UPDATE} and the
- * earlier operations' rows are written before it reads.
+ * <p>When no operation of the batch reads the database, the first statement is {@code UPDATE
+ * cluster_state SET metadata_version = new WHERE leader_term = mine AND metadata_version =
+ * committed}, which locks, fences and assigns in one step (and sends the one {@code pg_notify} of
+ * the batch, delivered to other nodes on commit); when it finds no row it stops the statements sent
+ * after it, and the batch fails as {@link Fenced}. An operation that reads ({@link
+ * WriteContext#query}) first takes the lock with {@code SELECT … FOR UPDATE} and the earlier
+ * operations' rows are written before it reads.
  *
  * <p>Confined to the pipeline thread.
  */
@@ -47,6 +45,7 @@ final class BatchTransaction {
   private static final String NOTIFY =
       "pg_notify('" + ChangeLog.CHANNEL + "', metadata_version::text)";
   // CHECK constraints apply to the proposed row before ON CONFLICT, hence greatest().
+  private static final String DIVISION_BY_ZERO = "22012";
   private static final String LOAD =
       "INSERT INTO broker_load (broker, replicas, leaders) VALUES (?, greatest(?, 0),"
           + " greatest(?, 0)) ON CONFLICT (broker) DO UPDATE SET replicas = broker_load.replicas"
@@ -119,20 +118,43 @@ final class BatchTransaction {
   /** Writes everything and commits; {@link Fenced} when this node may not (or no longer) write. */
   void commit(long finalVersion) throws SQLException, Fenced {
     boolean changed = finalVersion != committedVersion;
-    if (!locked) {
-      assign(finalVersion, changed);
+    boolean fencing = !locked;
+    List<SqlStatement> rest = new ArrayList<>();
+    if (fencing) {
+      rest.add(
+          SqlStatement.of(
+              "WITH assigned AS ("
+                  + ASSIGN
+                  + " RETURNING "
+                  + (changed ? NOTIFY : "1")
+                  + ")"
+                  // No row: another term is recorded, or another version. Division by zero (the
+                  // only one in the batch's SQL) stops the statements after it in the same round
+                  // trip.
+                  + " SELECT 1 / count(*) FROM assigned",
+              finalVersion,
+              term,
+              committedVersion));
     } else if (changed) {
-      try (PreparedStatement ps =
-          connection.prepareStatement(
-              "UPDATE cluster_state SET metadata_version = ? WHERE id = 1 RETURNING " + NOTIFY)) {
-        ps.setLong(1, finalVersion);
-        ps.executeQuery().close();
-      }
+      rest.add(
+          SqlStatement.of(
+              "UPDATE cluster_state SET metadata_version = ? WHERE id = 1 RETURNING " + NOTIFY,
+              finalVersion));
     }
-    flush();
-    execute(logRows);
-    execute(auditRows());
-    execute(loadStatements());
+    rest.addAll(StatementOrder.grouped(pending));
+    pending.clear();
+    rest.addAll(logRows);
+    rest.addAll(auditRows());
+    rest.addAll(loadStatements());
+    try {
+      PipelinedStatements.execute(connection, rest);
+    } catch (SQLException e) {
+      if (fencing && DIVISION_BY_ZERO.equals(e.getSQLState())) {
+        connection.rollback();
+        throw recorded();
+      }
+      throw e;
+    }
     connection.commit();
   }
 
@@ -160,23 +182,6 @@ final class BatchTransaction {
     locked = true;
   }
 
-  private void assign(long finalVersion, boolean notify) throws SQLException, Fenced {
-    try (PreparedStatement ps =
-        connection.prepareStatement(ASSIGN + " RETURNING " + (notify ? NOTIFY : "1"))) {
-      ps.setLong(1, finalVersion);
-      ps.setLong(2, term);
-      ps.setLong(3, committedVersion);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (rs.next()) {
-          locked = true;
-          return;
-        }
-      }
-    }
-    connection.rollback();
-    throw recorded();
-  }
-
   private Fenced recorded() throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(LOCK);
         ResultSet rs = ps.executeQuery()) {
@@ -193,30 +198,8 @@ final class BatchTransaction {
   }
 
   private void flush() throws SQLException {
-    execute(StatementOrder.grouped(pending));
+    PipelinedStatements.execute(connection, StatementOrder.grouped(pending));
     pending.clear();
-  }
-
-  /** Runs the statements in order; consecutive ones with the same SQL as one JDBC batch. */
-  private void execute(List<SqlStatement> statements) throws SQLException {
-    int i = 0;
-    while (i < statements.size()) {
-      String sql = statements.get(i).sql();
-      try (PreparedStatement ps = connection.prepareStatement(sql)) {
-        int n = 0;
-        while (i < statements.size() && statements.get(i).sql().equals(sql)) {
-          statements.get(i).binder().bind(ps);
-          ps.addBatch();
-          i++;
-          n++;
-        }
-        if (n == 1) {
-          ps.executeUpdate();
-        } else {
-          ps.executeBatch();
-        }
-      }
-    }
   }
 
   private void count(ShardPlacement placement, int sign) {

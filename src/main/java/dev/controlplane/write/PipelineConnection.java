@@ -7,10 +7,9 @@ import java.util.Properties;
 
 /**
  * The pipeline's own PostgreSQL connection: plain JDBC, not the application server's XA pool, so a
- * batch pays no two-phase bookkeeping and no pool checkout; batched inserts are rewritten into
- * multi-row ones by the driver. Reopened after any failure. It carries the node's application name
- * like every other connection, so a new leader's claim can find and end it if this node is paused
- * inside a batch (see {@code TermStore}).
+ * batch pays no two-phase bookkeeping and no pool checkout. Reopened after any failure. It carries
+ * the node's application name like every other connection, so a new leader's claim can find and end
+ * it if this node is paused inside a batch (see {@code TermStore}).
  */
 final class PipelineConnection {
 
@@ -31,7 +30,7 @@ final class PipelineConnection {
       props.setProperty("tcpKeepAlive", "true");
       // No reWriteBatchedInserts: it turns a JDBC batch of upserts into one multi-row INSERT … ON
       // CONFLICT DO UPDATE, which PostgreSQL refuses when two writes of one batch touch the same
-      // row. A batch is one round trip either way.
+      // row.
       props.setProperty("ApplicationName", "controlplane-" + config.nodeId());
       Connection c = new org.postgresql.Driver().connect(config.dbUrl(), props);
       if (c == null) {

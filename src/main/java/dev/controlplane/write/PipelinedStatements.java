@@ -1,0 +1,117 @@
+package dev.controlplane.write;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Sends statements of different SQL to PostgreSQL in one round trip: their texts joined with {@code
+ * ;} into one prepared statement, which the driver sends as one query per statement followed by a
+ * single sync. PostgreSQL runs them one after the other, as if sent apart (two upserts of one row
+ * are fine, unlike in one multi-row statement), and stops at the first error. The driver prepares
+ * each distinct text on the server after a few uses, as it does any statement.
+ *
+ * <p>Each statement's binder sets its parameters from 1, as for a statement of its own; they are
+ * shifted by the parameters of the statements before it. At most {@value #MAX_PER_ROUND_TRIP}
+ * statements go in one round trip, so that the replies the server queues while the driver is still
+ * sending stay small.
+ */
+final class PipelinedStatements {
+
+  static final int MAX_PER_ROUND_TRIP = 64;
+
+  private static final Map<String, Integer> PARAMETERS = new ConcurrentHashMap<>();
+
+  private PipelinedStatements() {}
+
+  /** Runs {@code statements} in order, {@value #MAX_PER_ROUND_TRIP} per round trip. */
+  static void execute(Connection connection, List<SqlStatement> statements) throws SQLException {
+    for (int from = 0; from < statements.size(); from += MAX_PER_ROUND_TRIP) {
+      List<SqlStatement> part =
+          statements.subList(from, Math.min(statements.size(), from + MAX_PER_ROUND_TRIP));
+      StringBuilder sql = new StringBuilder();
+      for (SqlStatement s : part) {
+        sql.append(sql.isEmpty() ? "" : ";\n").append(s.sql());
+      }
+      try (PreparedStatement ps = connection.prepareStatement(sql.toString())) {
+        Shifted shifted = new Shifted(ps);
+        PreparedStatement view = shifted.view();
+        for (SqlStatement s : part) {
+          s.binder().bind(view);
+          shifted.offset += parameters(s.sql());
+        }
+        ps.execute();
+      }
+    }
+  }
+
+  /**
+   * The number of {@code ?} placeholders in {@code sql}, outside quoted literals and identifiers
+   * (the driver's own rule for what a placeholder is; {@code ??} and dollar quoting are not used in
+   * this service's SQL).
+   */
+  static int parameters(String sql) {
+    return PARAMETERS.computeIfAbsent(sql, PipelinedStatements::count);
+  }
+
+  private static int count(String sql) {
+    int n = 0;
+    char quote = 0;
+    for (int i = 0; i < sql.length(); i++) {
+      char c = sql.charAt(i);
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        }
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '?') {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** A view of a prepared statement whose {@code setXxx(index, …)} calls are shifted. */
+  private static final class Shifted implements InvocationHandler {
+    private final PreparedStatement target;
+    int offset;
+
+    Shifted(PreparedStatement target) {
+      this.target = target;
+    }
+
+    PreparedStatement view() {
+      return (PreparedStatement)
+          Proxy.newProxyInstance(
+              PreparedStatement.class.getClassLoader(),
+              new Class<?>[] {PreparedStatement.class},
+              this);
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      if (!method.getName().startsWith("set")
+          || args == null
+          || args.length < 2
+          || method.getParameterTypes()[0] != int.class) {
+        throw new UnsupportedOperationException(
+            "a binder may only set parameters, not call " + method.getName());
+      }
+      Object[] shifted = args.clone();
+      shifted[0] = (Integer) args[0] + offset;
+      try {
+        return method.invoke(target, shifted);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    }
+  }
+}
