@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,8 @@ final class BatchTransaction {
       "pg_notify('" + ChangeLog.CHANNEL + "', metadata_version::text)";
   // CHECK constraints apply to the proposed row before ON CONFLICT, hence greatest().
   private static final String DIVISION_BY_ZERO = "22012";
+  private static final SqlStatement BEGIN = SqlStatement.of("BEGIN");
+  private static final SqlStatement COMMIT = SqlStatement.of("COMMIT");
   private static final String LOAD =
       "INSERT INTO broker_load (broker, replicas, leaders) VALUES (?, greatest(?, 0),"
           + " greatest(?, 0)) ON CONFLICT (broker) DO UPDATE SET replicas = broker_load.replicas"
@@ -55,6 +58,9 @@ final class BatchTransaction {
   private final long term;
   private final long committedVersion;
   private boolean locked;
+  // Whether a transaction block is open on the server. The connection is in auto-commit mode and
+  // the batch writes BEGIN and COMMIT itself, so that the commit travels with the statements.
+  private boolean open;
   private final List<SqlStatement> pending = new ArrayList<>();
   private final List<SqlStatement> logRows = new ArrayList<>();
   private final Map<String, int[]> loadDelta = new TreeMap<>();
@@ -120,6 +126,9 @@ final class BatchTransaction {
     boolean changed = finalVersion != committedVersion;
     boolean fencing = !locked;
     List<SqlStatement> rest = new ArrayList<>();
+    if (!open) {
+      rest.add(BEGIN);
+    }
     if (fencing) {
       rest.add(
           SqlStatement.of(
@@ -146,21 +155,28 @@ final class BatchTransaction {
     rest.addAll(logRows);
     rest.addAll(auditRows());
     rest.addAll(loadStatements());
+    rest.add(COMMIT);
+    open = true;
     try {
       PipelinedStatements.execute(connection, rest);
     } catch (SQLException e) {
+      rollbackQuietly();
       if (fencing && DIVISION_BY_ZERO.equals(e.getSQLState())) {
-        connection.rollback();
         throw recorded();
       }
       throw e;
     }
-    connection.commit();
+    open = false;
   }
 
+  /** Ends the transaction block, if one is open, without writing. */
   void rollbackQuietly() {
-    try {
-      connection.rollback();
+    if (!open) {
+      return;
+    }
+    open = false;
+    try (Statement st = connection.createStatement()) {
+      st.execute("ROLLBACK");
     } catch (SQLException ignored) {
       // The connection is gone: the server rolls the transaction back itself.
     }
@@ -170,6 +186,10 @@ final class BatchTransaction {
     if (locked) {
       return;
     }
+    try (Statement st = connection.createStatement()) {
+      st.execute("BEGIN");
+    }
+    open = true;
     try (PreparedStatement ps = connection.prepareStatement(LOCK + " FOR UPDATE");
         ResultSet rs = ps.executeQuery()) {
       rs.next();
@@ -186,9 +206,7 @@ final class BatchTransaction {
     try (PreparedStatement ps = connection.prepareStatement(LOCK);
         ResultSet rs = ps.executeQuery()) {
       rs.next();
-      Fenced fenced = new Fenced(rs.getLong(1), rs.getLong(2), hint(rs));
-      connection.rollback();
-      return fenced;
+      return new Fenced(rs.getLong(1), rs.getLong(2), hint(rs));
     }
   }
 

@@ -36,7 +36,8 @@ final class PipelineConnection {
       if (c == null) {
         throw new SQLException("not a PostgreSQL URL: " + config.dbUrl());
       }
-      c.setAutoCommit(false);
+      // Each batch writes BEGIN and COMMIT itself (BatchTransaction).
+      c.setAutoCommit(true);
       connection = c;
     }
     return connection;
