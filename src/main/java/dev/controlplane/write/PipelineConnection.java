@@ -31,6 +31,12 @@ final class PipelineConnection {
       // No reWriteBatchedInserts: it turns a JDBC batch of upserts into one multi-row INSERT … ON
       // CONFLICT DO UPDATE, which PostgreSQL refuses when two writes of one batch touch the same
       // row.
+      // A batch goes as one text of joined statements (PipelinedStatements). The driver prepares
+      // a text on the server after its fifth use, which makes a batch several times cheaper for
+      // PostgreSQL (measured: 2,300-2,600 CreateStream/s against 1,100-1,400 never prepared).
+      // Each text kept prepared holds a plan per statement in this session (16-30 KB each), so
+      // the driver keeps at most 128 texts; only texts used five times are prepared at all.
+      props.setProperty("preparedStatementCacheQueries", "128");
       props.setProperty("ApplicationName", "controlplane-" + config.nodeId());
       Connection c = new org.postgresql.Driver().connect(config.dbUrl(), props);
       if (c == null) {

@@ -196,6 +196,57 @@ class WritePipelineIT {
         .isEqualTo(10);
   }
 
+  @Test
+  void aRowChangedBehindTheServersBackFailsOnlyTheWriteThatNeedsIt() throws Exception {
+    Http http = Http.shared();
+    http.put("/v1/tenants/by-hand", Http.tenant("by-hand", "h"));
+    assertThat(
+            http.put("/v1/tenants/by-hand/namespaces/gone", Http.namespace("by-hand", "gone", ""))
+                .status())
+        .isIn(200, 201);
+    // Deleted by hand: the server's image still holds the namespace, so only the database's
+    // foreign key can refuse a stream in it.
+    try (var c = TestDatabase.connect();
+        Statement st = c.createStatement()) {
+      st.executeUpdate("DELETE FROM namespaces WHERE tenant = 'by-hand' AND name = 'gone'");
+    }
+    Map<Integer, Integer> others = new ConcurrentHashMap<>();
+    int[] culprit = new int[1];
+    try (Grpc grpc = Grpc.shared()) {
+      ScheduledExecutorService heartbeats = keepBrokerAlive(grpc, "by-hand-b1");
+      try {
+        runConcurrently(
+            writer -> {
+              if (writer == 0) {
+                var reply =
+                    http.put(
+                        "/v1/tenants/by-hand/namespaces/gone/streams/s",
+                        Http.stream("by-hand", "gone", "s", 1, 1));
+                culprit[0] = reply.status();
+                assertThat(reply.body()).contains("refused");
+              } else {
+                String ns = "kept" + writer;
+                var reply =
+                    http.put(
+                        "/v1/tenants/by-hand/namespaces/" + ns, Http.namespace("by-hand", ns, ""));
+                others.merge(reply.status(), 1, Integer::sum);
+              }
+            });
+      } finally {
+        heartbeats.shutdownNow();
+      }
+    }
+    // Whatever batch it shared, the write the database refused is the only one that failed.
+    assertThat(culprit[0]).isEqualTo(409);
+    assertThat(others).isEqualTo(Map.of(201, WRITERS - 1));
+    assertThat(
+            TestDatabase.queryLong(
+                "SELECT count(*) FROM namespaces WHERE tenant = 'by-hand' AND name LIKE 'kept%'"))
+        .isEqualTo(WRITERS - 1);
+    assertThat(TestDatabase.queryLong("SELECT count(*) FROM streams WHERE tenant = 'by-hand'"))
+        .isZero();
+  }
+
   private static ScheduledExecutorService keepBrokerAlive(Grpc grpc, String broker) {
     grpc.brokers()
         .registerBroker(
