@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The one PostgreSQL transaction of a batch: its statements in one round trip ({@link
- * PipelinedStatements}, up to 64 statements each), then the commit. The first statement fences and
+ * The one PostgreSQL transaction of a batch, its statements from BEGIN to COMMIT sent in one round
+ * trip ({@link PipelinedStatements}, up to 64 statements each). The first statement fences and
  * assigns the versions; the operations' rows follow (runs of the same SQL joined where safe by
  * {@link StatementOrder}), then the log entries, the audit rows and the broker counts.
  *
@@ -28,8 +28,8 @@ import java.util.TreeMap;
  * committed}, which locks, fences and assigns in one step (and sends the one {@code pg_notify} of
  * the batch, delivered to other nodes on commit); when it finds no row it stops the statements sent
  * after it, and the batch fails as {@link Fenced}. An operation that reads ({@link
- * WriteContext#query}) first takes the lock with {@code SELECT … FOR UPDATE} and the earlier
- * operations' rows are written before it reads.
+ * WriteContext#query}) first opens the transaction block and takes the lock with {@code SELECT …
+ * FOR UPDATE}, and the earlier operations' rows are written before it reads.
  *
  * <p>Confined to the pipeline thread.
  */
@@ -45,10 +45,10 @@ final class BatchTransaction {
   // its own watch hub) need not read the log on this notification.
   private static final String NOTIFY =
       "pg_notify('" + ChangeLog.CHANNEL + "', metadata_version::text)";
-  // CHECK constraints apply to the proposed row before ON CONFLICT, hence greatest().
   private static final String DIVISION_BY_ZERO = "22012";
   private static final SqlStatement BEGIN = SqlStatement.of("BEGIN");
   private static final SqlStatement COMMIT = SqlStatement.of("COMMIT");
+  // CHECK constraints apply to the proposed row before ON CONFLICT, hence greatest().
   private static final String LOAD =
       "INSERT INTO broker_load (broker, replicas, leaders) VALUES (?, greatest(?, 0),"
           + " greatest(?, 0)) ON CONFLICT (broker) DO UPDATE SET replicas = broker_load.replicas"
