@@ -14,8 +14,13 @@ import org.jgroups.util.MessageBatch;
  * Remembers when each member was last heard from, so a leader can tell that it has lost touch with
  * the majority before the majority replaces it (etcd's CheckQuorum).
  *
- * <p>It sits right above the transport and passes everything through, so it sees every message,
- * heartbeats included. A member that appears in a view counts as heard at that moment.
+ * <p>It sits right above the transport and passes everything through. Only multicasts count: a
+ * member multicasts to the members of its own view, and at least once per heartbeat interval
+ * (FD_ALL3 sends a heartbeat whenever nothing else was multicast), so a multicast shows that the
+ * sender still counts this node in its view. Unicasts prove nothing of the kind: after a partial
+ * merge a member can sit in another coordinator's view, follow another leader, and still send this
+ * node discovery and MERGE3 messages, which once kept a deposed leader believing it had a majority.
+ * A member that appears in a view counts as heard at that moment.
  *
  * <p>Why: the others elect a new leader only after the failure timeout, the suspicion check and a
  * vote. A cut-off leader that waits for its own view to shrink may notice later than they do (its
@@ -36,13 +41,17 @@ public final class MajorityContact extends Protocol {
 
   @Override
   public Object up(Message msg) {
-    heard(msg.getSrc());
+    if (msg.getDest() == null) {
+      heard(msg.getSrc());
+    }
     return up_prot.up(msg);
   }
 
   @Override
   public void up(MessageBatch batch) {
-    heard(batch.sender());
+    if (batch.multicast()) {
+      heard(batch.sender());
+    }
     up_prot.up(batch);
   }
 

@@ -24,10 +24,21 @@ import org.jgroups.raft.util.Utils;
  * its own, {@link #term()} is empty again; a paused leader that has not noticed yet is still
  * stopped by the term check of every write transaction.
  *
- * <p>While it leads, the node renews a lease in the row every second. A claim from an older Raft
- * term is accepted once that lease is {@link #STALE_AFTER} old: that happens when the Raft data
- * directories were wiped (Raft terms restarted below the recorded one), and never while a leader of
- * a later Raft term is alive, so two leaders never take the term from each other back and forth.
+ * <p><b>The lease.</b> Raft and the JGroups views do not keep two nodes from both believing they
+ * lead for a moment: a view change can move a member to a new coordinator without its old leader
+ * being told (a partial merge), and a majority may elect a successor before the old leader's own
+ * checks notice. So leadership also needs a lease in {@code cluster_state}: the leader renews
+ * {@code leader_seen_at} every quarter of the lease (a third of the failure timeout) and counts
+ * itself leader only while its last renewal began less than a lease ago. Another node may claim
+ * only once that lease has run out in the database's clock, which is never before the holder
+ * stopped counting itself leader, or once the holder released it on stepping down (at once when it
+ * stops, loses its majority or its Raft role). A crashed leader therefore delays its successor by
+ * at most one lease.
+ *
+ * <p>A claim from an older Raft term is accepted once the holder's lease is {@link #STALE_AFTER}
+ * old: that happens when the Raft data directories were wiped (Raft terms restarted below the
+ * recorded one), and never while a leader of a later Raft term is alive, so two leaders never take
+ * the term from each other back and forth.
  */
 public final class RaftLeadership implements Leadership {
 
@@ -46,12 +57,19 @@ public final class RaftLeadership implements Leadership {
   private final LeaderPropagation propagation;
   private final MajorityContact contact;
   private final long failureTimeoutNanos;
+  private final Duration lease;
+  private final long renewMillis;
   private final Object lock = new Object();
+  private final java.util.concurrent.atomic.AtomicLong givenUp =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private volatile long term;
 
   /** When the tick last saw this node lead with a majority in touch (System.nanoTime). */
   private volatile long confirmedAtNanos;
+
+  /** When the last claim or renewal that succeeded was sent (System.nanoTime). */
+  private volatile long leaseStartNanos;
 
   private long lastTickNanos;
   private volatile long claimedRaftTerm;
@@ -65,6 +83,7 @@ public final class RaftLeadership implements Leadership {
   private long nextClaimAt;
   private long nextRefreshAt;
   private long refusedRaftTerm = -1;
+  private long waitedRaftTerm = -1;
 
   public RaftLeadership(ClusterSettings settings, TermStore terms, LeadershipEvents events)
       throws Exception {
@@ -83,6 +102,8 @@ public final class RaftLeadership implements Leadership {
     this.propagation = new LeaderPropagation(nodeId, raft, settings.failureTimeout());
     this.contact = raft.channel().getProtocolStack().findProtocol(MajorityContact.class);
     this.failureTimeoutNanos = settings.failureTimeout().toNanos();
+    this.lease = settings.failureTimeout().dividedBy(3);
+    this.renewMillis = Math.max(TICK_MILLIS, lease.toMillis() / 4);
     raft.addRoleListener(this::roleChanged);
     raft.channel()
         .setReceiver(
@@ -112,6 +133,7 @@ public final class RaftLeadership implements Leadership {
     if (monitor != null) {
       monitor.interrupt();
     }
+    releaseGivenUpLease();
     raft.channel().close();
   }
 
@@ -138,6 +160,7 @@ public final class RaftLeadership implements Leadership {
 
   private void tick(long now) {
     stepDownAfterPause();
+    releaseGivenUpLease();
     propagation.tick(now);
     RAFT protocol = raft.raft();
     boolean raftLeads = protocol.isLeader();
@@ -194,7 +217,10 @@ public final class RaftLeadership implements Leadership {
    * paused does not call itself leader (readiness, writes).
    */
   private boolean leadsNow() {
-    return term > 0 && System.nanoTime() - confirmedAtNanos <= failureTimeoutNanos;
+    long now = System.nanoTime();
+    return term > 0
+        && now - confirmedAtNanos <= failureTimeoutNanos
+        && now - leaseStartNanos < lease.toNanos();
   }
 
   /**
@@ -209,24 +235,32 @@ public final class RaftLeadership implements Leadership {
 
   private void claim(long raftTerm, long now) {
     try {
-      Optional<Long> claimed =
-          terms.claim(nodeId, raftTerm, httpUrl, grpcAddress, false, STALE_AFTER);
-      if (claimed.isEmpty()) {
-        refused(raftTerm, now);
+      long sent = System.nanoTime();
+      TermStore.Claim claim =
+          terms.claim(nodeId, raftTerm, httpUrl, grpcAddress, false, lease, STALE_AFTER);
+      if (!claim.won()) {
+        refused(raftTerm, claim, now);
         return;
       }
+      boolean current;
       synchronized (lock) {
         RAFT protocol = raft.raft();
-        if (protocol.isLeader() && protocol.currentTerm() == raftTerm) {
+        current = protocol.isLeader() && protocol.currentTerm() == raftTerm;
+        if (current) {
           since = Instant.now();
           claimedRaftTerm = raftTerm;
-          term = claimed.get();
+          leaseStartNanos = sent;
+          term = claim.term();
         }
       }
-      if (term == claimed.get()) {
-        events.termWon(term);
-        LOG.info("node " + nodeId + " leads in term " + term + " (Raft term " + raftTerm + ")");
+      if (!current) {
+        // Raft moved on while the claim was under way: let the next leader claim at once.
+        terms.release(claim.term());
+        return;
       }
+      events.termWon(claim.term());
+      LOG.info(
+          "node " + nodeId + " leads in term " + claim.term() + " (Raft term " + raftTerm + ")");
       nextRefreshAt = 0;
     } catch (SQLException e) {
       nextClaimAt = now + RETRY_MILLIS;
@@ -240,7 +274,11 @@ public final class RaftLeadership implements Leadership {
     }
   }
 
-  private void refused(long raftTerm, long now) {
+  private void refused(long raftTerm, TermStore.Claim claim, long now) {
+    if (claim.holderRaftTerm() <= raftTerm) {
+      waitForLease(raftTerm, claim, now);
+      return;
+    }
     if (refusedRaftTerm != raftTerm) {
       refusedRaftTerm = raftTerm;
       LOG.warning(
@@ -256,12 +294,42 @@ public final class RaftLeadership implements Leadership {
     nextClaimAt = now + RETRY_MILLIS;
   }
 
+  /**
+   * The previous leader may still count itself leader until its lease runs out; it usually releases
+   * the lease sooner, when it notices it lost its Raft role or its majority, so look again often.
+   */
+  private void waitForLease(long raftTerm, TermStore.Claim claim, long now) {
+    if (waitedRaftTerm != raftTerm) {
+      waitedRaftTerm = raftTerm;
+      LOG.info(
+          "node "
+              + nodeId
+              + " won Raft term "
+              + raftTerm
+              + "; waiting at most "
+              + claim.leaseLeft().toMillis()
+              + " ms for the lease of "
+              + claim.holder()
+              + " (Raft term "
+              + claim.holderRaftTerm()
+              + ") to be released or to run out");
+    }
+    nextClaimAt = now + Math.min(claim.leaseLeft().toMillis() + 1, 2 * TICK_MILLIS);
+  }
+
   /** Rereads the recorded leader: followers name it, and a leader learns it was superseded. */
   private void refresh(long now) {
     try {
       long mine = term;
+      long sent = System.nanoTime();
       boolean renewed = mine != 0 && terms.renew(mine);
-      LeaderRecord current = terms.read();
+      if (renewed) {
+        leaseStartNanos = sent;
+      }
+      LeaderRecord current =
+          renewed && mine == recorded.term() && nodeId.equals(recorded.nodeId())
+              ? recorded
+              : terms.read();
       recorded = current;
       if (mine != 0 && !renewed) {
         stepDown(
@@ -273,7 +341,7 @@ public final class RaftLeadership implements Leadership {
                 + current.nodeId());
       }
       boolean settled = leader != null && leader.equals(current.nodeId());
-      nextRefreshAt = now + (settled ? REFRESH_MILLIS : 4 * TICK_MILLIS);
+      nextRefreshAt = now + (renewed ? renewMillis : settled ? REFRESH_MILLIS : 4 * TICK_MILLIS);
     } catch (SQLException e) {
       nextRefreshAt = now + RETRY_MILLIS;
     }
@@ -283,9 +351,27 @@ public final class RaftLeadership implements Leadership {
     synchronized (lock) {
       if (term != 0) {
         LOG.info("node " + nodeId + " no longer leads (term " + term + "): " + reason);
+        givenUp.set(term);
         term = 0;
         since = null;
       }
+    }
+  }
+
+  /**
+   * Releases the lease of a term this node stopped leading in, so its successor need not wait for
+   * the lease to run out. Run by the monitor (never on a JGroups thread) and when stopping; one
+   * attempt, since the lease runs out on its own anyway.
+   */
+  private void releaseGivenUpLease() {
+    long given = givenUp.getAndSet(0);
+    if (given == 0) {
+      return;
+    }
+    try {
+      terms.release(given);
+    } catch (SQLException e) {
+      LOG.fine("node " + nodeId + " could not release the lease of term " + given + ": " + e);
     }
   }
 

@@ -25,8 +25,19 @@ public final class SingleNodeLeadership implements Leadership {
 
   /** Claims the next term for this node (Raft term 0: any Raft leader may supersede it). */
   public void lead(TermStore terms) throws java.sql.SQLException {
-    long claimed =
-        terms.claim(nodeId, 0, httpUrl, grpcAddress, true, java.time.Duration.ZERO).orElseThrow();
+    TermStore.Claim claim =
+        terms.claim(
+            nodeId,
+            0,
+            httpUrl,
+            grpcAddress,
+            true,
+            java.time.Duration.ZERO,
+            java.time.Duration.ZERO);
+    if (!claim.won()) {
+      throw new IllegalStateException("cluster_state has no row: the schema is not migrated");
+    }
+    long claimed = claim.term();
     this.since = Instant.now();
     this.term = claimed;
   }

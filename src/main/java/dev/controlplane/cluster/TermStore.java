@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -32,24 +31,42 @@ public final class TermStore {
   }
 
   /**
-   * Records a new term for this node, one above every term recorded before, and returns it. From
-   * the moment this commits, writes by holders of older terms fail. Unless {@code force}, the claim
-   * succeeds only if no leader of a later Raft term holds the term, or if that leader has not
-   * renewed it for {@code staleAfter} (empty otherwise).
+   * What a claim found: the term it won, or the holder it has to wait for.
+   *
+   * @param term the term won; 0 when the claim was refused
+   * @param holder the node that holds the term when refused
+   * @param holderRaftTerm the Raft term the holder won it in
+   * @param leaseLeft how much longer the holder's lease runs (zero when it has run out)
    */
-  public Optional<Long> claim(
+  public record Claim(long term, String holder, long holderRaftTerm, java.time.Duration leaseLeft) {
+    public boolean won() {
+      return term > 0;
+    }
+  }
+
+  /**
+   * Records a new term for this node, one above every term recorded before. From the moment this
+   * commits, writes by holders of older terms fail. Unless {@code force}, the claim is refused
+   * while another node's lease is younger than {@code lease} (the holder still counts itself leader
+   * until then), and while a leader of a later Raft term holds the term, unless that leader has not
+   * renewed it for {@code staleAfter}.
+   */
+  public Claim claim(
       String nodeId,
       long raftTerm,
       String http,
       String grpc,
       boolean force,
+      java.time.Duration lease,
       java.time.Duration staleAfter)
       throws SQLException {
     String sql =
         CLAIM
             + (force
                 ? ""
-                : " AND (leader_raft_term <= ? OR leader_seen_at IS NULL"
+                : " AND (leader_node = ? OR leader_seen_at IS NULL"
+                    + " OR leader_seen_at <= now() - make_interval(secs => ?))"
+                    + " AND (leader_raft_term <= ? OR leader_seen_at IS NULL"
                     + " OR leader_seen_at < now() - make_interval(secs => ?))")
             + RETURNING;
     Binder bind =
@@ -59,15 +76,17 @@ public final class TermStore {
           ps.setString(3, http);
           ps.setString(4, grpc);
           if (!force) {
-            ps.setLong(5, raftTerm);
-            ps.setDouble(6, staleAfter.toMillis() / 1000.0);
+            ps.setString(5, nodeId);
+            ps.setDouble(6, seconds(lease));
+            ps.setLong(7, raftTerm);
+            ps.setDouble(8, seconds(staleAfter));
           }
         };
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {
         try {
-          return claimOnce(c, sql, bind);
+          return claimOnce(c, sql, bind, lease);
         } catch (SQLException e) {
           c.rollback();
           if (!LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
@@ -83,11 +102,15 @@ public final class TermStore {
                 + " session(s) of a deposed leader (paused or cut off inside a write);"
                 + " terminated them to claim Raft term "
                 + raftTerm);
-        return claimOnce(c, sql, bind);
+        return claimOnce(c, sql, bind, lease);
       } finally {
         c.setAutoCommit(true);
       }
     }
+  }
+
+  private static double seconds(java.time.Duration d) {
+    return d.toMillis() / 1000.0;
   }
 
   /** Sets the parameters of a prepared statement. */
@@ -95,20 +118,40 @@ public final class TermStore {
     void bind(PreparedStatement ps) throws SQLException;
   }
 
-  private static Optional<Long> claimOnce(Connection c, String sql, Binder bind)
+  private static Claim claimOnce(Connection c, String sql, Binder bind, java.time.Duration lease)
       throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute("SET LOCAL lock_timeout = '" + LOCK_WAIT_MILLIS + "ms'");
     }
+    Claim claim;
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       ps.setQueryTimeout(5);
       bind.bind(ps);
-      Optional<Long> claimed;
       try (ResultSet rs = ps.executeQuery()) {
-        claimed = rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+        claim = rs.next() ? new Claim(rs.getLong(1), null, 0, java.time.Duration.ZERO) : null;
       }
-      c.commit();
-      return claimed;
+    }
+    if (claim == null) {
+      claim = refusedBy(c, lease);
+    }
+    c.commit();
+    return claim;
+  }
+
+  /** Who holds the term that a claim could not take, and how long its lease still runs. */
+  private static Claim refusedBy(Connection c, java.time.Duration lease) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT leader_node, leader_raft_term, coalesce(greatest(0, ceil(extract(epoch FROM"
+                + " leader_seen_at + make_interval(secs => ?) - now()) * 1000)), 0)::bigint"
+                + " FROM cluster_state WHERE id = 1")) {
+      ps.setQueryTimeout(5);
+      ps.setDouble(1, seconds(lease));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return new Claim(
+            0, rs.getString(1), rs.getLong(2), java.time.Duration.ofMillis(rs.getLong(3)));
+      }
     }
   }
 
@@ -134,12 +177,30 @@ public final class TermStore {
     }
   }
 
-  /** Renews the lease of term {@code term}; false when another term is recorded now. */
+  /**
+   * Renews the lease of term {@code term}; false when another term is recorded now, or when the
+   * lease was given up ({@link #release}): a renewal that was under way while its node stepped down
+   * must not extend a lease the node no longer wants.
+   */
   public boolean renew(long term) throws SQLException {
+    return updateLease(
+        "UPDATE cluster_state SET leader_seen_at = now()"
+            + " WHERE id = 1 AND leader_term = ? AND leader_seen_at IS NOT NULL",
+        term);
+  }
+
+  /**
+   * Gives up the lease of term {@code term}, so a successor can claim at once instead of waiting
+   * for it to run out; nothing happens when another term is recorded now.
+   */
+  public boolean release(long term) throws SQLException {
+    return updateLease(
+        "UPDATE cluster_state SET leader_seen_at = NULL WHERE id = 1 AND leader_term = ?", term);
+  }
+
+  private boolean updateLease(String sql, long term) throws SQLException {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "UPDATE cluster_state SET leader_seen_at = now() WHERE id = 1 AND leader_term = ?")) {
+        PreparedStatement ps = c.prepareStatement(sql)) {
       c.setAutoCommit(true);
       ps.setQueryTimeout(5);
       ps.setLong(1, term);

@@ -5,8 +5,14 @@ import java.util.List;
 
 /**
  * Watches every node's readiness (one thread per node, every 100 ms) and records the intervals in
- * which each node reported role {@code leader}, so a test can find the moments two nodes both
- * claimed to lead. A node that does not answer (dead, frozen) is not counted as claiming.
+ * which each node certainly reported role {@code leader}, so a test can find the moments two nodes
+ * both claimed to lead. A node that does not answer (dead, frozen) is not counted as claiming.
+ *
+ * <p>An answer says what the node was at some instant between sending the request and receiving the
+ * answer. So a run of answers saying {@code leader} proves that the node led from the receipt of
+ * the first to the sending of the last, and no more: extending the interval to the next answer that
+ * says otherwise would report an overlap at every clean handover, whenever the successor was polled
+ * before the predecessor.
  */
 public final class LeaderMonitor implements AutoCloseable {
 
@@ -30,24 +36,29 @@ public final class LeaderMonitor implements AutoCloseable {
 
   private void watch(TestCluster.Node node) {
     long since = -1;
+    long lastSent = -1;
     while (running) {
+      long sent = System.nanoTime();
       boolean leads =
           node.readiness().map(d -> d.path("role").asText().equals("leader")).orElse(false);
-      long now = System.nanoTime();
-      if (leads && since < 0) {
-        since = now;
-      } else if (!leads && since >= 0) {
-        record(node.id, since, now);
+      long received = System.nanoTime();
+      if (leads) {
+        if (since < 0) {
+          since = received;
+        }
+        lastSent = sent;
+      } else if (since >= 0) {
+        record(node.id, since, lastSent);
         since = -1;
       }
       try {
         Thread.sleep(100);
       } catch (InterruptedException e) {
-        return;
+        break;
       }
     }
     if (since >= 0) {
-      record(node.id, since, System.nanoTime());
+      record(node.id, since, lastSent);
     }
   }
 
