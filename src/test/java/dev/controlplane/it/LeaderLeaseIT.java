@@ -8,7 +8,6 @@ import dev.controlplane.it.support.TestDatabase;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The leader lease in {@code cluster_state}, against a real PostgreSQL: a node that wins a Raft
@@ -25,17 +24,8 @@ class LeaderLeaseIT {
   @BeforeEach
   void freshSchema() throws Exception {
     String url = TestDatabase.url(TestDatabase.name() + "_lease");
-    TestDatabase.reset(url);
-    org.flywaydb.core.Flyway.configure()
-        .dataSource(url, TestDatabase.USER, TestDatabase.PASSWORD)
-        .locations("classpath:db/migration")
-        .load()
-        .migrate();
-    PGSimpleDataSource db = new PGSimpleDataSource();
-    db.setUrl(url);
-    db.setUser(TestDatabase.USER);
-    db.setPassword(TestDatabase.PASSWORD);
-    terms = new TermStore(db);
+    TestDatabase.resetAndMigrate(url);
+    terms = new TermStore(TestDatabase.dataSource(url));
   }
 
   private Claim claim(String node, long raftTerm, Duration lease) throws Exception {

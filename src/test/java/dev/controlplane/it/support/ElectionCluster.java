@@ -49,12 +49,7 @@ public final class ElectionCluster implements AutoCloseable {
 
   /** A cluster of {@code size} nodes, none started yet, over a freshly migrated schema. */
   public static ElectionCluster create(String name, int size) throws Exception {
-    TestDatabase.reset(dbUrl());
-    org.flywaydb.core.Flyway.configure()
-        .dataSource(dbUrl(), TestDatabase.USER, TestDatabase.PASSWORD)
-        .locations("classpath:db/migration")
-        .load()
-        .migrate();
+    TestDatabase.resetAndMigrate(dbUrl());
     return new ElectionCluster(name, size);
   }
 

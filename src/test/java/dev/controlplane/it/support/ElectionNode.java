@@ -11,7 +11,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The election layer of one node in a JVM of its own: the product's {@link RaftLeadership} and
@@ -30,10 +29,7 @@ public final class ElectionNode {
   public static void main(String[] args) throws Exception {
     String id = System.getenv("NODE_ID");
     int port = Integer.parseInt(System.getenv("STATUS_PORT"));
-    PGSimpleDataSource db = new PGSimpleDataSource();
-    db.setUrl(System.getenv("DB_URL"));
-    db.setUser(TestDatabase.USER);
-    db.setPassword(TestDatabase.PASSWORD);
+    javax.sql.DataSource db = TestDatabase.dataSource(System.getenv("DB_URL"));
     String timeout = System.getenv().getOrDefault("FAILURE_TIMEOUT", "PT3S");
     ClusterSettings settings =
         new ClusterSettings(

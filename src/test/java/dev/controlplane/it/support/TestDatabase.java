@@ -42,6 +42,25 @@ public final class TestDatabase {
     }
   }
 
+  /** Drops every table, then migrates the schema with the product's Flyway migrations. */
+  public static void resetAndMigrate(String jdbcUrl) throws SQLException {
+    reset(jdbcUrl);
+    org.flywaydb.core.Flyway.configure()
+        .dataSource(jdbcUrl, USER, PASSWORD)
+        .locations("classpath:db/migration")
+        .load()
+        .migrate();
+  }
+
+  /** A plain (unpooled) data source on {@code jdbcUrl}, as the test user. */
+  public static javax.sql.DataSource dataSource(String jdbcUrl) {
+    org.postgresql.ds.PGSimpleDataSource db = new org.postgresql.ds.PGSimpleDataSource();
+    db.setUrl(jdbcUrl);
+    db.setUser(USER);
+    db.setPassword(PASSWORD);
+    return db;
+  }
+
   /** A row of metadata_updates. */
   public record LogRow(long version, String type, String kind, String key) {}
 
