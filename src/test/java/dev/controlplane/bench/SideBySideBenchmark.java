@@ -121,20 +121,39 @@ public final class SideBySideBenchmark {
     }
   }
 
-  /** {@link #WATCHERS} watchers from the head; one writer at {@link #RATE}/s. */
+  /**
+   * {@link #WATCHERS} watchers from the head; one writer at {@link #RATE}/s, first for {@link
+   * #WARM_UP} unmeasured (the write phases never touched the watch path, and a JVM's first
+   * deliveries run in its interpreter), then for {@link #STEADY_TIME} measured.
+   */
   private static void lag(Target target) throws Exception {
     long from = target.head();
-    int expected = (int) (RATE * STEADY_TIME.toSeconds());
-    Map<Long, long[]> sent = new ConcurrentHashMap<>(); // version -> {request sent, acknowledged}
     ConcurrentLinkedQueue<long[]> received = new ConcurrentLinkedQueue<>(); // {version, at}
     List<AutoCloseable> watches = new ArrayList<>();
     for (int w = 0; w < WATCHERS; w++) {
       watches.add(target.watch(w, from, v -> received.add(new long[] {v, System.nanoTime()})));
     }
     Thread.sleep(1000);
+    int warmUp = (int) (RATE * WARM_UP.toSeconds());
+    steadyWrites(target, warmUp, new ConcurrentHashMap<>());
+    awaitDeliveries(received, warmUp);
+    received.clear();
+    int expected = (int) (RATE * STEADY_TIME.toSeconds());
+    Map<Long, long[]> sent = new ConcurrentHashMap<>(); // version -> {request sent, acknowledged}
+    steadyWrites(target, expected, sent);
+    awaitDeliveries(received, expected);
+    for (AutoCloseable w : watches) {
+      w.close();
+    }
+    report(target, expected, sent, received);
+  }
+
+  /** {@code count} writes at {@link #RATE}/s, each version's send and acknowledgement times. */
+  private static void steadyWrites(Target target, int count, Map<Long, long[]> sent)
+      throws Exception {
     long interval = 1_000_000_000L / RATE;
     long next = System.nanoTime();
-    for (int i = 0; i < expected; i++) {
+    for (int i = 0; i < count; i++) {
       // Sleep, not spin, until the next write: on 2 cores a spinning writer takes a whole core
       // from the system under test and its watchers for the entire phase.
       for (long now = System.nanoTime(); now < next; now = System.nanoTime()) {
@@ -145,14 +164,14 @@ public final class SideBySideBenchmark {
       long version = target.write(WRITERS + 1, i);
       sent.put(version, new long[] {t0, System.nanoTime()});
     }
+  }
+
+  private static void awaitDeliveries(ConcurrentLinkedQueue<long[]> received, int writes)
+      throws InterruptedException {
     long wait = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (received.size() < (long) expected * WATCHERS && System.nanoTime() < wait) {
+    while (received.size() < (long) writes * WATCHERS && System.nanoTime() < wait) {
       Thread.sleep(50);
     }
-    for (AutoCloseable w : watches) {
-      w.close();
-    }
-    report(target, expected, sent, received);
   }
 
   private static void report(
