@@ -69,6 +69,7 @@ public final class GrpcServer {
             .workerEventLoopGroup(workers)
             .channelType(NioServerSocketChannel.class)
             .executor(executor)
+            .addStreamTracerFactory(new TransportThread(workers))
             .permitKeepAliveTime(10, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
             .maxInboundMessageSize(4 * 1024 * 1024)

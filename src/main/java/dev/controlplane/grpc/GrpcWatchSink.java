@@ -4,6 +4,7 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.model.MetadataUpdate;
 import dev.controlplane.metadata.watch.WatchSink;
 import io.grpc.stub.ServerCallStreamObserver;
+import java.util.concurrent.Executor;
 
 /**
  * A watch delivered over a gRPC server stream. Synchronized because the hub may close a watch (a
@@ -12,10 +13,19 @@ import io.grpc.stub.ServerCallStreamObserver;
 final class GrpcWatchSink implements WatchSink {
 
   private final ServerCallStreamObserver<dev.controlplane.proto.v1.MetadataUpdate> call;
+  private final Executor eventLoop;
   private boolean closed;
 
-  GrpcWatchSink(ServerCallStreamObserver<dev.controlplane.proto.v1.MetadataUpdate> call) {
+  /** {@code eventLoop}: the loop of the call's connection, or null when it is not known. */
+  GrpcWatchSink(
+      ServerCallStreamObserver<dev.controlplane.proto.v1.MetadataUpdate> call, Executor eventLoop) {
     this.call = call;
+    this.eventLoop = eventLoop;
+  }
+
+  @Override
+  public Executor deliveryExecutor() {
+    return eventLoop;
   }
 
   @Override

@@ -74,7 +74,9 @@ final class MetadataGrpcService extends MetadataServiceGrpc.MetadataServiceImplB
           }
         });
     try {
-      watch.set(hub.subscribe(request.getFromVersion(), new GrpcWatchSink(call)));
+      watch.set(
+          hub.subscribe(
+              request.getFromVersion(), new GrpcWatchSink(call, TransportThread.EVENT_LOOP.get())));
     } catch (RuntimeException e) {
       out.onError(GrpcStatus.of(e));
       return;

@@ -37,18 +37,7 @@ class WatchIT {
   }
 
   private static long writeNamespaces(String tenant, int count) {
-    Http http = Http.shared();
-    http.put("/v1/tenants/" + tenant, Http.tenant(tenant, "watch"));
-    long last = 0;
-    for (int i = 0; i < count; i++) {
-      var reply =
-          http.put(
-              "/v1/tenants/" + tenant + "/namespaces/n" + (i % 50),
-              Http.namespace(tenant, "n" + (i % 50), "d" + i));
-      assertThat(reply.status()).as(reply.body()).isIn(200, 201);
-      last = reply.version();
-    }
-    return last;
+    return Http.shared().writeNamespaces(tenant, count, 50);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.controlplane.metadata.watch;
 
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.model.MetadataUpdate;
+import java.util.concurrent.Executor;
 
 /**
  * Where a watch delivers: implemented by the transport (gRPC). The hub calls {@link #send}, {@link
@@ -19,4 +20,12 @@ public interface WatchSink {
 
   /** Ends the watch with a reason; the watcher resumes from its last applied version. */
   void close(ControlPlaneException reason);
+
+  /**
+   * The transport's own thread for this watch, where sending costs least, or null for none. Only
+   * deliveries from memory run there, never a read of the log: it must not block.
+   */
+  default Executor deliveryExecutor() {
+    return null;
+  }
 }

@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One open watch. It remembers the last version it handed to its sink and pulls what follows from
- * the hub's window, or from the table while it catches up. Work on a watcher runs on the hub's
- * executor, one task at a time ({@link #scheduled}), so the sink is never called concurrently.
+ * the hub's window, or from the table while it catches up. Work on a watcher runs one task at a
+ * time ({@link #scheduled}), so the sink is never called concurrently: on the sink's own thread
+ * ({@link WatchSink#deliveryExecutor()}) while what it needs is in memory, on the hub's executor
+ * when it must read the log, which may block.
  */
 final class Watcher implements Watch {
 
@@ -19,9 +21,14 @@ final class Watcher implements Watch {
 
   private final WatchHub hub;
   private final WatchSink sink;
-  private final Executor executor;
+  private final Executor fromMemory;
+  private final Executor fromLog;
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private final ArrayDeque<MetadataUpdate> fetched = new ArrayDeque<>();
+
+  /** Set by {@link #next} for the running task only; read and reset by that same task. */
+  private boolean logNeeded;
+
   private volatile long position;
   private volatile boolean closed;
   private volatile boolean progressDue;
@@ -33,7 +40,9 @@ final class Watcher implements Watch {
   Watcher(WatchHub hub, WatchSink sink, Executor executor, long fromVersion) {
     this.hub = hub;
     this.sink = sink;
-    this.executor = executor;
+    this.fromLog = executor;
+    Executor own = sink.deliveryExecutor();
+    this.fromMemory = own != null ? own : executor;
     this.position = fromVersion;
   }
 
@@ -57,11 +66,34 @@ final class Watcher implements Watch {
 
   @Override
   public void wake() {
+    schedule(false);
+  }
+
+  /** Where this watcher's deliveries from memory run. */
+  Executor deliveryThread() {
+    return fromMemory;
+  }
+
+  /**
+   * Delivers on the calling thread, which must be {@link #deliveryThread()}; nothing when a task of
+   * this watcher is scheduled already (it will see the same updates).
+   */
+  void drainHere() {
+    if (!closed && scheduled.compareAndSet(false, true)) {
+      drain(fromMemory == fromLog);
+    }
+  }
+
+  private void schedule(boolean mayBlock) {
     if (closed || !scheduled.compareAndSet(false, true)) {
       return;
     }
     try {
-      executor.execute(this::drain);
+      if (mayBlock || fromMemory == fromLog) {
+        fromLog.execute(() -> drain(true));
+      } else {
+        fromMemory.execute(() -> drain(false));
+      }
     } catch (RuntimeException rejected) {
       scheduled.set(false);
       close(ControlPlaneException.unavailable("the server is shutting down", rejected));
@@ -93,11 +125,14 @@ final class Watcher implements Watch {
     }
   }
 
-  private void drain() {
+  private void drain(boolean mayBlock) {
+    boolean needsLog = false;
     try {
       while (!closed && sink.ready()) {
-        MetadataUpdate next = next();
+        MetadataUpdate next = next(mayBlock);
         if (next == null) {
+          needsLog = logNeeded;
+          logNeeded = false;
           break;
         }
         sink.send(next);
@@ -124,13 +159,16 @@ final class Watcher implements Watch {
     } finally {
       scheduled.set(false);
     }
-    if (!closed && sink.ready() && (position < hub.head() || progressDue)) {
-      wake();
+    if (!closed && sink.ready() && (needsLog || position < hub.head() || progressDue)) {
+      schedule(needsLog);
     }
   }
 
-  /** The update after {@link #position}, or null when the watcher is at the head. */
-  private MetadataUpdate next() {
+  /**
+   * The update after {@link #position}, or null when the watcher is at the head, or when it must be
+   * read from the log and {@code mayBlock} is false ({@link #logNeeded} then says so).
+   */
+  private MetadataUpdate next(boolean mayBlock) {
     long wanted = position + 1;
     if (wanted > hub.head()) {
       return null;
@@ -144,6 +182,10 @@ final class Watcher implements Watch {
     MetadataUpdate inWindow = hub.fromWindow(wanted);
     if (inWindow != null) {
       return inWindow;
+    }
+    if (!mayBlock) {
+      logNeeded = true;
+      return null;
     }
     List<MetadataUpdate> batch = hub.readFromLog(position, CATCH_UP_BATCH);
     if (batch.isEmpty() || batch.get(0).version() != wanted) {

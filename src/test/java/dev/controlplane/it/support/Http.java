@@ -57,6 +57,25 @@ public final class Http {
     }
   }
 
+  /**
+   * Creates (or updates) {@code tenant}, then writes {@code count} namespace updates cycling over
+   * {@code distinct} names; returns the last write's version.
+   */
+  public long writeNamespaces(String tenant, int count, int distinct) {
+    put("/v1/tenants/" + tenant, tenant(tenant, "namespace writes"));
+    long last = 0;
+    for (int i = 0; i < count; i++) {
+      String ns = "n" + (i % distinct);
+      Reply reply =
+          put("/v1/tenants/" + tenant + "/namespaces/" + ns, namespace(tenant, ns, "d" + i));
+      if (reply.status() != 200 && reply.status() != 201) {
+        throw new AssertionError("writing " + ns + ": " + reply.status() + " " + reply.body());
+      }
+      last = reply.version();
+    }
+    return last;
+  }
+
   public Reply get(String path) {
     return send(request(path).GET().header("Accept", "application/json"));
   }
