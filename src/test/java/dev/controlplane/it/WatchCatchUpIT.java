@@ -34,7 +34,7 @@ class WatchCatchUpIT {
       List<WatchCollector> watches = new ArrayList<>();
       try (Grpc grpc = new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN)) {
         for (int i = 0; i < WATCHES; i++) {
-          long from = 1 + i * (early - 30) / WATCHES; // all but the last behind the window
+          long from = 1 + i * (early - 30) / WATCHES; // every one behind the window
           starts.add(from);
           watches.add(WatchCollector.open(grpc.metadataAsync(), from));
         }
