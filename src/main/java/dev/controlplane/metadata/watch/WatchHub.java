@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 /**
@@ -77,10 +78,9 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   private final Object wakeLock = new Object();
   private final ConcurrentSkipListMap<Long, MetadataUpdate> window = new ConcurrentSkipListMap<>();
-  private final Set<Watcher> watchers = ConcurrentHashMap.newKeySet();
 
   /**
-   * The same watchers by the thread their deliveries from memory run on (each connection's event
+   * The open watchers, by the thread their deliveries from memory run on (each connection's event
    * loop): a commit wakes each group with one task instead of one hand-off per watcher.
    */
   private final Map<Executor, Set<Watcher>> byThread = new ConcurrentHashMap<>();
@@ -118,7 +118,7 @@ public class WatchHub implements CommitSignal, CommitListener {
     if (ticker != null) {
       ticker.shutdownNow();
     }
-    for (Watcher w : List.copyOf(watchers)) {
+    for (Watcher w : watchers().toList()) {
       w.close(
           ControlPlaneException.unavailable(
               "the server is shutting down; resume on another node", null));
@@ -138,7 +138,6 @@ public class WatchHub implements CommitSignal, CommitListener {
       throw bounds.outOfRange(fromVersion);
     }
     Watcher watcher = new Watcher(this, sink, drainers, fromVersion);
-    watchers.add(watcher);
     byThread
         .computeIfAbsent(watcher.deliveryThread(), t -> ConcurrentHashMap.newKeySet())
         .add(watcher);
@@ -185,7 +184,11 @@ public class WatchHub implements CommitSignal, CommitListener {
   }
 
   public int watcherCount() {
-    return watchers.size();
+    return byThread.values().stream().mapToInt(Set::size).sum();
+  }
+
+  private Stream<Watcher> watchers() {
+    return byThread.values().stream().flatMap(Set::stream);
   }
 
   @Override
@@ -224,7 +227,6 @@ public class WatchHub implements CommitSignal, CommitListener {
   }
 
   void remove(Watcher watcher) {
-    watchers.remove(watcher);
     Set<Watcher> group = byThread.get(watcher.deliveryThread());
     if (group != null) {
       group.remove(watcher);
@@ -342,28 +344,27 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   private void cutOffStalled() {
     long limit = config.watchStallTimeout().toNanos();
-    for (Watcher w : watchers) {
-      if (w.blockedNanos() > limit) {
-        metrics.cutOff();
-        w.close(
-            new ControlPlaneException(
-                ErrorCode.RESOURCE_EXHAUSTED,
-                "watcher stopped reading while "
-                    + (head() - w.position())
-                    + " updates waited; resume from version "
-                    + w.position()));
-      }
-    }
+    watchers()
+        .filter(w -> w.blockedNanos() > limit)
+        .forEach(
+            w -> {
+              metrics.cutOff();
+              w.close(
+                  new ControlPlaneException(
+                      ErrorCode.RESOURCE_EXHAUSTED,
+                      "watcher stopped reading while "
+                          + (head() - w.position())
+                          + " updates waited; resume from version "
+                          + w.position()));
+            });
   }
 
   /** Runs every quarter interval; asking at 3/4 of it keeps every gap within the interval. */
   private void requestProgressFromIdle() {
     long interval = config.watchProgressInterval().toNanos() * 3 / 4;
-    for (Watcher w : watchers) {
-      if (w.position() >= head() && w.nanosSinceLastSend() >= interval) {
-        w.requestProgress();
-      }
-    }
+    watchers()
+        .filter(w -> w.position() >= head() && w.nanosSinceLastSend() >= interval)
+        .forEach(Watcher::requestProgress);
   }
 
   /**
