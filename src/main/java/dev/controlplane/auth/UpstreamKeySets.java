@@ -37,15 +37,15 @@ public final class UpstreamKeySets {
   }
 
   private static final class Entry {
-    JWKSet keys;
+    IssuerKeys keys;
     Instant fetchedAt;
     Instant lastAttempt;
-    CompletableFuture<JWKSet> inflight;
+    CompletableFuture<IssuerKeys> inflight;
     int waiters;
   }
 
   /** The issuer's keys: cached while fresh, else fetched (at most once per refresh interval). */
-  public CompletableFuture<JWKSet> keys(String tenant, IssuerRecord issuer) {
+  public CompletableFuture<IssuerKeys> keys(String tenant, IssuerRecord issuer) {
     return load(entry(tenant, issuer), issuer, false);
   }
 
@@ -53,7 +53,7 @@ public final class UpstreamKeySets {
    * Keys after a token named an unknown kid: a refresh if the interval allows one, else the cached
    * set.
    */
-  public CompletableFuture<JWKSet> refreshed(String tenant, IssuerRecord issuer) {
+  public CompletableFuture<IssuerKeys> refreshed(String tenant, IssuerRecord issuer) {
     return load(entry(tenant, issuer), issuer, true);
   }
 
@@ -64,7 +64,7 @@ public final class UpstreamKeySets {
     return entries.computeIfAbsent(key, k -> new Entry());
   }
 
-  private CompletableFuture<JWKSet> load(Entry entry, IssuerRecord issuer, boolean forced) {
+  private CompletableFuture<IssuerKeys> load(Entry entry, IssuerRecord issuer, boolean forced) {
     synchronized (entry) {
       Instant now = clock.instant();
       boolean fresh = entry.keys != null && entry.fetchedAt.plus(ttl).isAfter(now);
@@ -80,7 +80,7 @@ public final class UpstreamKeySets {
             ? CompletableFuture.completedFuture(entry.keys)
             : refused("the issuer's signing keys are unavailable; retry later");
       }
-      CompletableFuture<JWKSet> fetch = new CompletableFuture<>();
+      CompletableFuture<IssuerKeys> fetch = new CompletableFuture<>();
       entry.inflight = fetch;
       entry.waiters = 1;
       entry.lastAttempt = now;
@@ -92,7 +92,8 @@ public final class UpstreamKeySets {
   }
 
   private void settle(
-      Entry entry, CompletableFuture<JWKSet> fetch, JWKSet keys, Throwable failure) {
+      Entry entry, CompletableFuture<IssuerKeys> fetch, JWKSet set, Throwable failure) {
+    IssuerKeys keys = failure == null ? new IssuerKeys(set) : null;
     synchronized (entry) {
       if (failure == null) {
         entry.keys = keys;
@@ -118,7 +119,7 @@ public final class UpstreamKeySets {
     return entry.lastAttempt != null && entry.lastAttempt.plus(refreshInterval).isAfter(now);
   }
 
-  private static CompletableFuture<JWKSet> refused(String reason) {
+  private static CompletableFuture<IssuerKeys> refused(String reason) {
     return CompletableFuture.failedFuture(new TokenRejected(reason));
   }
 }

@@ -3,12 +3,9 @@ package dev.controlplane.auth;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSVerifier;
-import com.nimbusds.jose.crypto.ECDSAVerifier;
-import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -88,15 +85,15 @@ public final class UpstreamValidator {
   }
 
   /** The issuer's keys, refreshed once when none fits a token that names a kid. */
-  private CompletableFuture<List<JWK>> keysFor(String tenant, IssuerRecord issuer, SignedJWT jwt) {
+  private CompletableFuture<Candidates> keysFor(String tenant, IssuerRecord issuer, SignedJWT jwt) {
     String kid = jwt.getHeader().getKeyID();
     JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
     return keySets
         .keys(tenant, issuer)
         .thenCompose(
             set -> {
-              List<JWK> found = candidates(set, kid, alg);
-              if (!found.isEmpty() || kid == null) {
+              Candidates found = candidates(set, kid, alg);
+              if (!found.keys().isEmpty() || kid == null) {
                 return CompletableFuture.completedFuture(found);
               }
               return keySets.refreshed(tenant, issuer).thenApply(s -> candidates(s, kid, alg));
@@ -111,25 +108,31 @@ public final class UpstreamValidator {
     }
   }
 
-  private static void verifySignature(List<JWK> candidates, SignedJWT jwt) {
-    if (candidates.isEmpty()) {
+  /** The keys of {@code from} that fit a token, in the set's order. */
+  private record Candidates(IssuerKeys from, List<JWK> keys) {}
+
+  private static void verifySignature(Candidates candidates, SignedJWT jwt) {
+    List<JWK> keys = candidates.keys();
+    if (keys.isEmpty()) {
       throw new TokenRejected("no key of the issuer fits the token's kid and algorithm");
     }
-    for (JWK key : candidates.subList(0, Math.min(MAX_CANDIDATES, candidates.size()))) {
-      if (verifies(jwt, key)) {
+    for (JWK key : keys.subList(0, Math.min(MAX_CANDIDATES, keys.size()))) {
+      if (candidates.from().verifier(key).map(v -> verifies(jwt, v)).orElse(false)) {
         return;
       }
     }
     throw new TokenRejected("the signature does not verify");
   }
 
-  private static List<JWK> candidates(JWKSet set, String kid, JWSAlgorithm alg) {
-    return set.getKeys().stream()
-        .filter(k -> kid == null || kid.equals(k.getKeyID()))
-        .filter(k -> k.getKeyUse() == null || KeyUse.SIGNATURE.equals(k.getKeyUse()))
-        .filter(k -> k.getAlgorithm() == null || k.getAlgorithm().equals(alg))
-        .filter(k -> fits(k, alg))
-        .toList();
+  private static Candidates candidates(IssuerKeys set, String kid, JWSAlgorithm alg) {
+    return new Candidates(
+        set,
+        set.keys().stream()
+            .filter(k -> kid == null || kid.equals(k.getKeyID()))
+            .filter(k -> k.getKeyUse() == null || KeyUse.SIGNATURE.equals(k.getKeyUse()))
+            .filter(k -> k.getAlgorithm() == null || k.getAlgorithm().equals(alg))
+            .filter(k -> fits(k, alg))
+            .toList());
   }
 
   /**
@@ -146,12 +149,8 @@ public final class UpstreamValidator {
     return false;
   }
 
-  private static boolean verifies(SignedJWT jwt, JWK key) {
+  private static boolean verifies(SignedJWT jwt, JWSVerifier verifier) {
     try {
-      JWSVerifier verifier =
-          key instanceof ECKey ec
-              ? new ECDSAVerifier(ec.toECPublicKey())
-              : new RSASSAVerifier(((RSAKey) key).toRSAPublicKey());
       return jwt.verify(verifier);
     } catch (JOSEException | RuntimeException e) {
       return false;
