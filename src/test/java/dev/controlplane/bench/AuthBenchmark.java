@@ -60,13 +60,19 @@ public final class AuthBenchmark {
       Http operator = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
       setUp(operator);
       List<String> tokens = upstreamTokens();
-      double rate = exchanges(httpPort, tokens);
+      Measured measured = exchanges(httpPort, tokens, server.serverPid());
+      double rate = measured.rate();
       System.out.printf(
           "token exchanges (%d client threads, distinct tokens): %,.0f/s%n", THREADS, rate);
       System.out.printf(
           "crypto bound per core: min(verify, sign) = %,.0f/s; exchanges reach %.0f%% of it per core%n",
           Math.min(verify, sign),
           100 * rate / Runtime.getRuntime().availableProcessors() / Math.min(verify, sign));
+      double crypto = 1000 / verify + 1000 / sign;
+      System.out.printf(
+          "the crypto of one exchange (one verify, one sign): %.2f ms of CPU, %.0f%% of the"
+              + " node's%n",
+          crypto, 100 * crypto / measured.nodeMillis());
     }
     System.exit(0);
   }
@@ -121,7 +127,10 @@ public final class AuthBenchmark {
     return tokens;
   }
 
-  private static double exchanges(int port, List<String> tokens) throws Exception {
+  /** Exchanges per second, and the node's CPU time per exchange. */
+  private record Measured(double rate, double nodeMillis) {}
+
+  private static Measured exchanges(int port, List<String> tokens, long nodePid) throws Exception {
     ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>(tokens);
     // Warm-up: JIT, connection pools, the issuer's key set.
     for (int i = 0; i < 200; i++) {
@@ -130,6 +139,12 @@ public final class AuthBenchmark {
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     AtomicLong done = new AtomicLong();
     AtomicLong failed = new AtomicLong();
+    CpuMeter node = CpuMeter.of("node", nodePid);
+    CpuMeter postgres = CpuMeter.postgres();
+    CpuMeter clients = CpuMeter.clients();
+    Duration nodeBefore = node.total();
+    Duration postgresBefore = postgres.total();
+    Duration clientsBefore = clients.total();
     long start = System.nanoTime();
     long deadline = start + DURATION.toNanos();
     List<Future<?>> futures = new ArrayList<>();
@@ -147,11 +162,16 @@ public final class AuthBenchmark {
       f.get();
     }
     double seconds = (System.nanoTime() - start) / 1e9;
+    long all = done.get() + failed.get();
+    double nodeMillis = node.millisPer(nodeBefore, all);
+    System.out.printf(
+        "CPU per exchange: node %.2f ms, PostgreSQL %.2f ms (audit rows), clients %.2f ms%n",
+        nodeMillis, postgres.millisPer(postgresBefore, all), clients.millisPer(clientsBefore, all));
     pool.shutdown();
     if (failed.get() > 0) {
       System.out.printf("(%d exchanges failed)%n", failed.get());
     }
-    return done.get() / seconds;
+    return new Measured(done.get() / seconds, nodeMillis);
   }
 
   private static int exchange(int port, String token) {

@@ -30,6 +30,10 @@ final class EtcdProcess implements AutoCloseable {
     this.clientPort = clientPort;
   }
 
+  long pid() {
+    return process.pid();
+  }
+
   static EtcdProcess start() throws Exception {
     String binary = System.getProperty("bench.etcd", "/usr/bin/etcd");
     if (!new File(binary).canExecute()) {

@@ -68,19 +68,20 @@ public final class ScaleBenchmark {
         System.out.println("live heap after the snapshots: " + liveHeap(server));
       }
       watchers(http, grpcPort, server);
-      writes(httpPort, grpcPort, db);
+      writes(httpPort, grpcPort, db, server.serverPid());
     }
   }
 
   /** The side-by-side benchmark's two 8-writer phases, on a node holding this much metadata. */
-  private static void writes(int httpPort, int grpcPort, String db) throws Exception {
+  private static void writes(int httpPort, int grpcPort, String db, long nodePid) throws Exception {
+    List<CpuMeter> server = List.of(CpuMeter.of("node", nodePid), CpuMeter.postgres());
     List<Target> targets =
         List.of(
             new ControlPlaneTarget(httpPort, grpcPort, db, 1),
             new ControlPlaneGrpcWrites(httpPort, grpcPort, 8, "scale"));
     for (Target t : targets) {
-      SideBySideBenchmark.writes(t, Duration.ofSeconds(5), false);
-      SideBySideBenchmark.writes(t, Duration.ofSeconds(20), true);
+      SideBySideBenchmark.writes(t, Duration.ofSeconds(5), List.of());
+      SideBySideBenchmark.writes(t, Duration.ofSeconds(20), server);
       t.close();
     }
   }

@@ -61,11 +61,16 @@ public final class SideBySideBenchmark {
           List.of(new EtcdTarget(etcd, 10), new ControlPlaneTarget(httpPort, grpcPort, db, 10));
       List<Target> writers = new ArrayList<>(targets);
       writers.add(new ControlPlaneGrpcWrites(httpPort, grpcPort, WRITERS, "bench"));
+      List<CpuMeter> controlPlane =
+          List.of(CpuMeter.of("node", server.serverPid()), CpuMeter.postgres());
       for (Target t : writers) {
-        writes(t, WARM_UP, false);
+        writes(t, WARM_UP, List.of());
       }
       for (Target t : writers) {
-        writes(t, WRITE_TIME, true);
+        writes(
+            t,
+            WRITE_TIME,
+            t instanceof EtcdTarget ? List.of(CpuMeter.of("etcd", etcd.pid())) : controlPlane);
       }
       for (Target t : targets) {
         lag(t);
@@ -78,11 +83,18 @@ public final class SideBySideBenchmark {
     }
   }
 
-  /** {@link #WRITERS} writers for {@code time}; prints writes/s and latency when {@code print}. */
-  static void writes(Target target, Duration time, boolean print) throws Exception {
+  /**
+   * {@link #WRITERS} writers for {@code time}. With the server's processes ({@code servers}),
+   * prints writes/s, latency, and the CPU time per write of each of them and of the clients;
+   * without, it is a warm-up.
+   */
+  static void writes(Target target, Duration time, List<CpuMeter> servers) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
     Histogram latency = new Histogram(3);
     AtomicLong count = new AtomicLong();
+    List<CpuMeter> meters = new ArrayList<>(servers);
+    meters.add(CpuMeter.clients());
+    List<Duration> before = meters.stream().map(CpuMeter::total).toList();
     long start = System.nanoTime();
     long deadline = start + time.toNanos();
     List<Future<?>> futures = new ArrayList<>();
@@ -107,7 +119,7 @@ public final class SideBySideBenchmark {
     }
     pool.shutdown();
     double seconds = (System.nanoTime() - start) / 1e9;
-    if (print) {
+    if (!servers.isEmpty()) {
       System.out.printf(
           "%-13s writes: %d in %.1f s with %d writers = %.0f writes/s (latency p50 %.2f ms, p99 %.2f"
               + " ms)%n",
@@ -118,6 +130,13 @@ public final class SideBySideBenchmark {
           count.get() / seconds,
           latency.getValueAtPercentile(50) / 1000.0,
           latency.getValueAtPercentile(99) / 1000.0);
+      StringBuilder cpu = new StringBuilder();
+      for (int i = 0; i < meters.size(); i++) {
+        cpu.append(i == 0 ? "" : ", ")
+            .append(meters.get(i).name())
+            .append(String.format(" %.3f ms", meters.get(i).millisPer(before.get(i), count.get())));
+      }
+      System.out.printf("%-13s   CPU per write: %s%n", "", cpu);
     }
   }
 
