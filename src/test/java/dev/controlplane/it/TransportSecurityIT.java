@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.controlplane.it.support.Certificates;
 import dev.controlplane.it.support.Certificates.Pair;
 import dev.controlplane.it.support.CpctlRunner;
@@ -285,6 +286,57 @@ class TransportSecurityIT {
             .env("CPCTL_SERVER", "https://127.0.0.1:" + node.httpPort())
             .run("cluster", "status");
     assertNotEquals(0, untrusted.exit(), "the JDK's CAs do not trust the test CA");
+  }
+
+  @Test
+  @Order(13)
+  void cpctlPresentsABrokerCertificateWhereBrokerRpcsRequireOne(@TempDir Path home)
+      throws Exception {
+    Pair broker = certs.client(brokerCa, "broker-a");
+    String tls = "https://127.0.0.1:" + grpcPort;
+    var noCredential = snapshotWith(home, tls, Map.of());
+    assertEquals(3, noCredential.exit(), noCredential.toString());
+    assertTrue(noCredential.err().contains("CPCTL_CLIENT_CERT"), noCredential.toString());
+    var operatorOnly = snapshotWith(home, tls, Map.of("CPCTL_TOKEN", SharedServer.OPERATOR_TOKEN));
+    assertNotEquals(0, operatorOnly.exit(), operatorOnly.toString());
+    assertTrue(operatorOnly.err().contains("certificate"), operatorOnly.toString());
+
+    Map<String, String> certificate =
+        Map.of(
+            "CPCTL_CLIENT_CERT", broker.cert().toString(),
+            "CPCTL_CLIENT_KEY", broker.key().toString());
+    Path saved = home.resolve("snapshot.json");
+    var snapshot = snapshotWith(home, tls, certificate, saved.toString());
+    assertEquals(0, snapshot.exit(), snapshot.toString());
+    assertTrue(
+        new ObjectMapper().readTree(saved.toFile()).path("version").asLong() > 0,
+        Files.readString(saved));
+
+    var plaintext = snapshotWith(home, "127.0.0.1:" + grpcPort, certificate);
+    assertEquals(3, plaintext.exit(), plaintext.toString());
+    assertTrue(plaintext.err().contains("is plaintext"), plaintext.toString());
+
+    Path noKey = home.resolve("no-such.key");
+    var missingKey =
+        snapshotWith(
+            home,
+            tls,
+            Map.of(
+                "CPCTL_CLIENT_CERT", broker.cert().toString(),
+                "CPCTL_CLIENT_KEY", noKey.toString()));
+    assertEquals(3, missingKey.exit(), missingKey.toString());
+    assertTrue(missingKey.err().contains(noKey.toString()), missingKey.toString());
+  }
+
+  /** {@code cpctl snapshot save} (to stdout unless a file is given) trusting the test's CA. */
+  private static CpctlRunner.Run snapshotWith(
+      Path home, String grpcServer, Map<String, String> env, String... file) {
+    CpctlRunner cpctl =
+        new CpctlRunner(home)
+            .env("CPCTL_GRPC_SERVER", grpcServer)
+            .env("CPCTL_CA_FILE", serverCa.cert().toString());
+    env.forEach(cpctl::env);
+    return cpctl.run("snapshot", "save", file.length == 0 ? "-" : file[0]);
   }
 
   @Test

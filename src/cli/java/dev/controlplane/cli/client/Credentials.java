@@ -67,9 +67,27 @@ public final class Credentials {
             + ": set CPCTL_TOKEN, or configure one with cpctl config set-context");
   }
 
-  /** The bearer token of the gRPC metadata reads (snapshot, watch): the broker credential first. */
-  public String metadataBearer() {
-    return target.brokerToken().orElseGet(() -> bearer(null));
+  /**
+   * The bearer token of the gRPC metadata reads (snapshot, watch): the broker credential; none when
+   * a client certificate identifies the caller instead (a cluster that requires mutual TLS accepts
+   * no broker token); else the bearer token of {@link #bearer}, which that service refuses with a
+   * hint.
+   */
+  public Optional<String> metadataBearer() {
+    Optional<String> broker = target.brokerToken();
+    if (broker.isPresent() || target.clientCertificate().isPresent()) {
+      return broker;
+    }
+    if (target.envToken().or(target::operatorToken).isEmpty()
+        && target.credentials().serviceToken == null
+        && target.credentials().tokenCommand == null) {
+      throw CliException.config(
+          "snapshot and watch need the broker credential: a broker token (CPCTL_BROKER_TOKEN, or"
+              + " the context's broker-token or broker-token-env) or, where the cluster requires"
+              + " mutual TLS, a broker's certificate (CPCTL_CLIENT_CERT and CPCTL_CLIENT_KEY, or"
+              + " the context's client-cert and client-key)");
+    }
+    return Optional.of(bearer(null));
   }
 
   private static boolean storedTokenUsable(CredentialsConfig c, String tenant) {

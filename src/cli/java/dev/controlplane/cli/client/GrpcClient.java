@@ -13,6 +13,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.stub.MetadataUtils;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ public final class GrpcClient implements AutoCloseable {
 
   private final List<String> addresses;
   private final Optional<Path> caFile;
+  private final Optional<Target.ClientCertificate> clientCertificate;
   private final Credentials credentials;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   private volatile String current;
@@ -45,6 +47,7 @@ public final class GrpcClient implements AutoCloseable {
   public GrpcClient(Target target, Credentials credentials) {
     this.addresses = target.grpcServers();
     this.caFile = target.caFile();
+    this.clientCertificate = target.clientCertificate();
     this.credentials = credentials;
     this.current = addresses.get(0);
   }
@@ -57,12 +60,16 @@ public final class GrpcClient implements AutoCloseable {
 
   /** A MetadataService stub on the current node, with the broker credential when configured. */
   public MetadataServiceGrpc.MetadataServiceStub metadata() {
-    return MetadataServiceGrpc.newStub(authed(channel(current), credentials.metadataBearer()));
+    return MetadataServiceGrpc.newStub(metadataChannel());
   }
 
   public MetadataServiceGrpc.MetadataServiceBlockingStub metadataBlocking() {
-    return MetadataServiceGrpc.newBlockingStub(
-        authed(channel(current), credentials.metadataBearer()));
+    return MetadataServiceGrpc.newBlockingStub(metadataChannel());
+  }
+
+  private Channel metadataChannel() {
+    Channel channel = channel(current);
+    return credentials.metadataBearer().map(bearer -> authed(channel, bearer)).orElse(channel);
   }
 
   /** Moves to the next node (after a broken watch), and returns its address. */
@@ -170,14 +177,38 @@ public final class GrpcClient implements AutoCloseable {
             // A cluster-wide rebalance plan of tens of thousands of moves is one message.
             .maxInboundMessageSize(64 * 1024 * 1024);
     if (!tls) {
+      if (clientCertificate.isPresent()) {
+        throw CliException.config(
+            "gRPC server "
+                + address
+                + " is plaintext, so the client certificate cannot be presented: give it as"
+                + " https://"
+                + hostPort);
+      }
       return builder.usePlaintext().build();
     }
     try {
       var ssl = GrpcSslContexts.forClient();
       caFile.ifPresent(ca -> ssl.trustManager(ca.toFile()));
+      clientCertificate.ifPresent(c -> presenting(ssl, c));
       return builder.sslContext(ssl.build()).build();
     } catch (SSLException e) {
       throw CliException.config("cannot set up TLS for " + address + ": " + e.getMessage());
+    }
+  }
+
+  private static void presenting(SslContextBuilder ssl, Target.ClientCertificate c) {
+    try {
+      ssl.keyManager(c.cert().toFile(), c.key().toFile());
+    } catch (IllegalArgumentException e) {
+      // Netty reads both files here: missing, unreadable, not PEM, or a key that is not PKCS#8.
+      throw CliException.config(
+          "cannot use the client certificate "
+              + c.cert()
+              + " with the key "
+              + c.key()
+              + " (client-cert, client-key; PEM, the key PKCS#8): "
+              + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
     }
   }
 

@@ -69,6 +69,20 @@ public final class ConfigCommand extends GroupCommand {
     @Option(names = "--ca-file", paramLabel = "PEM", description = "CA of the servers' TLS.")
     String caFile;
 
+    @Option(
+        names = "--client-cert",
+        paramLabel = "PEM",
+        description =
+            "Certificate chain to present on gRPC over TLS (a broker's, for watch and"
+                + " snapshot when the cluster requires mutual TLS).")
+    String clientCert;
+
+    @Option(
+        names = "--client-key",
+        paramLabel = "PEM",
+        description = "PKCS#8 private key of --client-cert.")
+    String clientKey;
+
     @Option(names = "--tenant", paramLabel = "TENANT", description = "Default tenant.")
     String tenant;
 
@@ -110,6 +124,8 @@ public final class ConfigCommand extends GroupCommand {
         context.grpcServers = root.grpcServers();
       }
       context.caFile = caFile != null ? caFile : context.caFile;
+      context.clientCert = clientCert != null ? clientCert : context.clientCert;
+      context.clientKey = clientKey != null ? clientKey : context.clientKey;
       context.tenant = tenant != null ? tenant : context.tenant;
       if (context.credentials == null) {
         context.credentials = new CredentialsConfig();

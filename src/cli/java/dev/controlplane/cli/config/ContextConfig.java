@@ -12,6 +12,8 @@ import java.util.List;
   "servers",
   "grpc-servers",
   "ca-file",
+  "client-cert",
+  "client-key",
   "tenant",
   "credentials"
 })
@@ -32,6 +34,17 @@ public final class ContextConfig {
   @JsonProperty("ca-file")
   public String caFile;
 
+  /**
+   * PEM certificate chain cpctl presents on gRPC over TLS: a broker's certificate, for {@code
+   * watch} and {@code snapshot} on a cluster that requires mutual TLS for broker RPCs.
+   */
+  @JsonProperty("client-cert")
+  public String clientCert;
+
+  /** PEM PKCS#8 private key of {@link #clientCert}. */
+  @JsonProperty("client-key")
+  public String clientKey;
+
   /** The tenant of tenant-scoped commands when {@code --tenant} is not given. */
   public String tenant;
 
@@ -43,6 +56,8 @@ public final class ContextConfig {
     copy.servers = servers;
     copy.grpcServers = grpcServers;
     copy.caFile = caFile;
+    copy.clientCert = clientCert;
+    copy.clientKey = clientKey;
     copy.tenant = tenant;
     copy.credentials = credentials == null ? null : credentials.redacted();
     return copy;

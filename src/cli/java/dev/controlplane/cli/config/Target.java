@@ -19,12 +19,16 @@ public record Target(
     List<URI> servers,
     List<String> grpcServers,
     Optional<Path> caFile,
+    Optional<ClientCertificate> clientCertificate,
     Optional<String> tenant,
     CredentialsConfig credentials,
     Map<String, String> env) {
 
   public static final String DEFAULT_SERVER = "http://127.0.0.1:9080";
   public static final String DEFAULT_GRPC_SERVER = "127.0.0.1:9090";
+
+  /** A certificate chain and its private key, both PEM files, that cpctl presents over TLS. */
+  public record ClientCertificate(Path cert, Path key) {}
 
   /** The flags that override a context. */
   public record Overrides(String context, List<String> servers, List<String> grpcServers) {}
@@ -56,9 +60,26 @@ public record Target(
         servers.stream().map(Target::serverUri).toList(),
         grpc,
         Optional.ofNullable(ca).map(Path::of),
+        clientCertificate(
+            first(env.get("CPCTL_CLIENT_CERT"), context.clientCert),
+            first(env.get("CPCTL_CLIENT_KEY"), context.clientKey)),
         Optional.ofNullable(first(env.get("CPCTL_TENANT"), context.tenant)),
         context.credentials == null ? new CredentialsConfig() : context.credentials,
         env);
+  }
+
+  private static Optional<ClientCertificate> clientCertificate(String cert, String key) {
+    if (cert == null && key == null) {
+      return Optional.empty();
+    }
+    if (cert == null || key == null) {
+      throw CliException.config(
+          "a client certificate needs its key: set both client-cert and client-key on the context"
+              + " (or CPCTL_CLIENT_CERT and CPCTL_CLIENT_KEY); only "
+              + (cert == null ? "the key" : "the certificate")
+              + " is set");
+    }
+    return Optional.of(new ClientCertificate(Path.of(cert), Path.of(key)));
   }
 
   /** The tenant given on the command line, else the context's; a usage error when neither. */

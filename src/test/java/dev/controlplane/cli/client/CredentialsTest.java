@@ -70,7 +70,17 @@ class CredentialsTest {
     ContextConfig c = context();
     c.credentials.brokerTokenEnv = "BROKER";
     assertThat(credentials(c, Map.of("BROKER", "b", "CPCTL_TOKEN", "t")).metadataBearer())
-        .isEqualTo("b");
-    assertThat(credentials(context(), Map.of("CPCTL_TOKEN", "t")).metadataBearer()).isEqualTo("t");
+        .contains("b");
+    assertThat(credentials(context(), Map.of("CPCTL_TOKEN", "t")).metadataBearer()).contains("t");
+  }
+
+  @Test
+  void aClientCertificateIdentifiesTheMetadataReadsWithoutABearerUnlessABrokerTokenIsSet() {
+    ContextConfig c = context();
+    c.clientCert = "broker.crt";
+    c.clientKey = "broker.key";
+    assertThat(credentials(c, Map.of("CPCTL_TOKEN", "operator")).metadataBearer()).isEmpty();
+    assertThat(credentials(c, Map.of()).metadataBearer()).isEmpty();
+    assertThat(credentials(c, Map.of("CPCTL_BROKER_TOKEN", "b")).metadataBearer()).contains("b");
   }
 }

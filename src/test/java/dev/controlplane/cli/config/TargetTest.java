@@ -82,4 +82,32 @@ class TargetTest {
     assertThat(Target.resolve(config(), Map.of("OPS_TOKEN", "t0k"), NONE).operatorToken())
         .contains("t0k");
   }
+
+  @Test
+  void aClientCertificateComesFromTheEnvironmentOrTheContextAndNeedsItsKey() {
+    CliConfig config = config();
+    ContextConfig prod = config.context("prod").orElseThrow();
+    prod.clientCert = "/etc/cpctl/broker.crt";
+    prod.clientKey = "/etc/cpctl/broker.key";
+
+    assertThat(Target.resolve(config, Map.of(), NONE).clientCertificate())
+        .contains(
+            new Target.ClientCertificate(
+                java.nio.file.Path.of("/etc/cpctl/broker.crt"),
+                java.nio.file.Path.of("/etc/cpctl/broker.key")));
+    assertThat(
+            Target.resolve(config, Map.of("CPCTL_CLIENT_CERT", "/tmp/other.crt"), NONE)
+                .clientCertificate()
+                .map(Target.ClientCertificate::cert))
+        .contains(java.nio.file.Path.of("/tmp/other.crt"));
+    assertThat(Target.resolve(config(), Map.of(), NONE).clientCertificate()).isEmpty();
+
+    assertThatThrownBy(
+            () -> Target.resolve(config(), Map.of("CPCTL_CLIENT_CERT", "/tmp/b.crt"), NONE))
+        .hasMessageContaining("needs its key")
+        .hasMessageContaining("only the certificate is set");
+    assertThatThrownBy(
+            () -> Target.resolve(config(), Map.of("CPCTL_CLIENT_KEY", "/tmp/b.key"), NONE))
+        .hasMessageContaining("only the key is set");
+  }
 }
