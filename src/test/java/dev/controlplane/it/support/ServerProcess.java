@@ -47,6 +47,8 @@ public final class ServerProcess implements AutoCloseable {
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "-jar",
                 jar())
             .redirectErrorStream(true)
@@ -56,8 +58,10 @@ public final class ServerProcess implements AutoCloseable {
     // The runnable JAR's JVM only unpacks Liberty and starts the server in a JVM of its own, which
     // takes its options from liberty/jvm.options and JVM_ARGS, not from this command line.
     String heap = System.getProperty("server.heap");
-    if (heap != null) {
-      builder.environment().merge("JVM_ARGS", "-Xmx" + heap, (given, cap) -> given + " " + cap);
+    String options =
+        (System.getProperty("it.node.jvmArgs", "") + (heap == null ? "" : " -Xmx" + heap)).trim();
+    if (!options.isEmpty()) {
+      builder.environment().merge("JVM_ARGS", options, (given, more) -> given + " " + more);
     }
     process = builder.start();
     return this;
