@@ -90,7 +90,12 @@ public class ServiceLifecycle {
       startLeadership();
       hub.start();
       pipeline.start(hub);
-      listener = new ChangeNotificationListener(config, hub, tenantChanges);
+      listener =
+          new ChangeNotificationListener(
+              ChangeNotificationListener.connector(config),
+              hub,
+              tenantChanges,
+              () -> leadership.term().isPresent());
       listener.start(threads);
       duties = new LeaderDuties(leadership, threads);
       duties.every(

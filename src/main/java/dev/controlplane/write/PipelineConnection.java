@@ -1,6 +1,7 @@
 package dev.controlplane.write;
 
 import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.db.OwnConnection;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
@@ -23,11 +24,6 @@ final class PipelineConnection {
   Connection get() throws SQLException {
     if (connection == null) {
       Properties props = new Properties();
-      props.setProperty("user", config.dbUser());
-      props.setProperty("password", config.dbPassword());
-      props.setProperty("connectTimeout", "5");
-      props.setProperty("socketTimeout", "60");
-      props.setProperty("tcpKeepAlive", "true");
       // No reWriteBatchedInserts: it turns a JDBC batch of upserts into one multi-row INSERT … ON
       // CONFLICT DO UPDATE, which PostgreSQL refuses when two writes of one batch touch the same
       // row.
@@ -37,11 +33,7 @@ final class PipelineConnection {
       // Each text kept prepared holds a plan per statement in this session (16-30 KB each), so
       // the driver keeps at most 128 texts; only texts used five times are prepared at all.
       props.setProperty("preparedStatementCacheQueries", "128");
-      props.setProperty("ApplicationName", "controlplane-" + config.nodeId());
-      Connection c = new org.postgresql.Driver().connect(config.dbUrl(), props);
-      if (c == null) {
-        throw new SQLException("not a PostgreSQL URL: " + config.dbUrl());
-      }
+      Connection c = OwnConnection.open(config, "controlplane-" + config.nodeId(), 60, props);
       // Each batch writes BEGIN and COMMIT itself (BatchTransaction).
       c.setAutoCommit(true);
       connection = c;
