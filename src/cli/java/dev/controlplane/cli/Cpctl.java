@@ -2,6 +2,7 @@ package dev.controlplane.cli;
 
 import dev.controlplane.cli.apply.ApplyCommand;
 import dev.controlplane.cli.client.GrpcClient;
+import dev.controlplane.cli.command.AuditCommand;
 import dev.controlplane.cli.command.BrokersCommand;
 import dev.controlplane.cli.command.ClusterCommand;
 import dev.controlplane.cli.command.CompletionCommand;
@@ -58,6 +59,7 @@ import picocli.CommandLine.ScopeType;
       StreamsCommand.class,
       BrokersCommand.class,
       ClusterCommand.class,
+      AuditCommand.class,
       CompletionCommand.class
     },
     footerHeading = "%nExamples:%n",

@@ -2,12 +2,8 @@ package dev.controlplane.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -22,19 +18,8 @@ class CommandTreeTest {
     return out;
   }
 
-  private record Run(int exit, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int exit =
-        Cpctl.run(
-            args,
-            Map.of("CPCTL_CONFIG", "/nonexistent/cpctl.yaml"),
-            InputStream.nullInputStream(),
-            new PrintWriter(out),
-            new PrintWriter(err));
-    return new Run(exit, out.toString(), err.toString());
+  private static InProcess.Run run(String... args) {
+    return InProcess.cpctl(args);
   }
 
   @Test
@@ -65,7 +50,7 @@ class CommandTreeTest {
 
   @Test
   void theCompletionScriptsKnowEveryCommand() {
-    Run bash = run("completion", "bash");
+    InProcess.Run bash = run("completion", "bash");
     assertThat(bash.exit()).isZero();
     for (String word :
         List.of(
@@ -83,10 +68,11 @@ class CommandTreeTest {
             "brokers",
             "cluster",
             "rebalance",
+            "audit",
             "set-context")) {
       assertThat(bash.out()).as(word).contains(word);
     }
-    Run zsh = run("completion", "zsh");
+    InProcess.Run zsh = run("completion", "zsh");
     assertThat(zsh.out())
         .startsWith("autoload -U +X compinit")
         .contains("bashcompinit")
@@ -95,13 +81,13 @@ class CommandTreeTest {
 
   @Test
   void usageErrorsExitWithTwoAndSayWhereTheHelpIs() {
-    Run unknown = run("frobnicate");
+    InProcess.Run unknown = run("frobnicate");
     assertThat(unknown.exit()).isEqualTo(ExitCodes.USAGE);
     assertThat(unknown.err()).contains("error: Unmatched argument").contains("See 'cpctl --help'");
-    Run missing = run("streams");
+    InProcess.Run missing = run("streams");
     assertThat(missing.exit()).isEqualTo(ExitCodes.USAGE);
     assertThat(missing.err()).contains("missing subcommand");
-    Run badKind = run("get", "gadgets", "-t", "acme");
+    InProcess.Run badKind = run("get", "gadgets", "-t", "acme");
     assertThat(badKind.exit()).isEqualTo(ExitCodes.USAGE);
     assertThat(badKind.err()).contains("unknown kind gadgets");
     assertThat(run("apply").exit()).isEqualTo(ExitCodes.USAGE);

@@ -3,6 +3,7 @@ package dev.controlplane.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.controlplane.it.support.Auth;
 import dev.controlplane.it.support.CpctlRunner;
 import dev.controlplane.it.support.Http;
@@ -236,6 +237,52 @@ class CpctlAdminIT {
     var rotated = cpctl.run("keys", "rotate", "-t", TENANT);
     assertThat(rotated.out()).matches("key \\S+ published as next; it signs from \\S+\n");
     assertThat(cpctl.run("keys", "list", "-t", TENANT).out()).containsPattern("(?m)^\\S+ +next ");
+  }
+
+  @Test
+  void theAuditLogShowsWhoDidWhatNewestFirstFilteredByOperationAndTime() throws Exception {
+    String issuer = "https://audit-cli.example/" + System.nanoTime();
+    var set =
+        cpctl.run(
+            "issuers",
+            "set",
+            issuer,
+            "-t",
+            TENANT,
+            "--audience",
+            "cli-audit",
+            "--jwks-url",
+            OidcProvider.jwksUrl("idp-cli-2"));
+    assertThat(set.exit()).as(set.toString()).isZero();
+    assertThat(cpctl.run("issuers", "delete", issuer, "-t", TENANT).exit()).isZero();
+
+    var json =
+        cpctl.run(
+            "audit", "-t", TENANT, "--since", "10m", "--operation", "issuer.delete", "-o", "json");
+    assertThat(json.exit()).as(json.toString()).isZero();
+    JsonNode records = new ObjectMapper().readTree(json.out()).path("records");
+    assertThat(records).isNotEmpty();
+    JsonNode newest = records.get(0);
+    assertThat(newest.path("operation").asText()).isEqualTo("issuer.delete");
+    assertThat(newest.path("resource").asText()).isEqualTo("issuer:" + issuer);
+    assertThat(newest.path("principal").asText()).isEqualTo("operator");
+    records.forEach(r -> assertThat(r.path("tenant").asText()).isEqualTo(TENANT));
+
+    var table = cpctl.run("audit", "-t", TENANT, "--since", "10m", "--limit", "2");
+    assertThat(table.out())
+        .containsPattern("(?m)^TIME +PRINCIPAL +OPERATION +RESOURCE +RESULT +VERSION$")
+        .contains("issuer.delete")
+        .contains("issuer:" + issuer);
+    assertThat(table.lines()).hasSize(3);
+
+    var everyTenant = cpctl.run("audit", "--all-tenants", "--operation", "issuer.create");
+    assertThat(everyTenant.out())
+        .containsPattern("(?m)^TIME +TENANT +PRINCIPAL +OPERATION +RESOURCE +RESULT +VERSION$")
+        .contains("issuer:" + issuer);
+
+    var future = cpctl.run("audit", "-t", TENANT, "--since", "2999-01-01T00:00:00Z");
+    assertThat(future.exit()).isZero();
+    assertThat(future.err()).contains("No audit record found.");
   }
 
   @Test
