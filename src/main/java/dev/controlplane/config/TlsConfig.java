@@ -25,6 +25,7 @@ public class TlsConfig {
   static final String CA = "service.controlplane.mtls.ca.cert.path";
   static final String VERIFY = "service.controlplane.mtls.verify.peer";
   static final String NAMES = "service.controlplane.mtls.allowed.common.names";
+  static final String CRL = "service.controlplane.mtls.crl.path";
   static final String LOG_FORMAT = "service.controlplane.log.format";
   static final String CLUSTER_TLS = "service.controlplane.cluster.tls";
   static final String CLUSTER_CA = "service.controlplane.cluster.ca.cert.path";
@@ -58,6 +59,10 @@ public class TlsConfig {
   Optional<String> allowedNames;
 
   @Inject
+  @ConfigProperty(name = CRL)
+  Optional<String> crlPath;
+
+  @Inject
   @ConfigProperty(name = LOG_FORMAT, defaultValue = "simple")
   String logFormat;
 
@@ -88,6 +93,11 @@ public class TlsConfig {
     if (mtls && ca.isEmpty()) {
       throw Settings.invalid(CA, "", "must be set when SERVICE_CONTROLPLANE_MTLS_ENABLED=true");
     }
+    Optional<Path> crl = path(crlPath);
+    if (crl.isPresent() && !mtls) {
+      throw Settings.invalid(
+          CRL, crlPath.orElse(""), "needs mutual TLS: set SERVICE_CONTROLPLANE_MTLS_ENABLED=true");
+    }
     boolean cluster = Settings.bool(CLUSTER_TLS, clusterTls);
     Optional<Path> clusterCa = path(clusterCaPath);
     if (cluster && (cert.isEmpty() || clusterCa.isEmpty())) {
@@ -112,7 +122,8 @@ public class TlsConfig {
         Settings.bool(VERIFY, verifyPeer),
         names,
         cluster,
-        clusterCa);
+        clusterCa,
+        crl);
   }
 
   /**

@@ -15,6 +15,8 @@ import java.util.Optional;
  *     signed. An entry ending in {@code *} matches names that start with the rest.
  * @param clusterTls whether JGroups traffic between members uses TLS, with the node's certificate
  *     on both ends, verified against {@code clusterCaPath}
+ * @param crlPath with mTLS, PEM revocation lists of the broker CA: listed client certificates are
+ *     refused
  */
 public record TlsSettings(
     Optional<Path> certPath,
@@ -25,7 +27,8 @@ public record TlsSettings(
     boolean verifyPeer,
     List<String> allowedCommonNames,
     boolean clusterTls,
-    Optional<Path> clusterCaPath) {
+    Optional<Path> clusterCaPath,
+    Optional<Path> crlPath) {
 
   public boolean enabled() {
     return certPath.isPresent();
@@ -46,6 +49,7 @@ public record TlsSettings(
         true,
         List.of(),
         false,
+        Optional.empty(),
         Optional.empty());
   }
 }

@@ -52,11 +52,11 @@ public final class TransportSecurity implements AutoCloseable {
     this.liberty = liberty;
     this.brokerCa =
         settings.mtlsEnabled()
-            ? new TrustFile("mTLS client CA", settings.caPath().orElseThrow())
+            ? new TrustFile("mTLS client CA", settings.caPath().orElseThrow(), settings.crlPath())
             : null;
     this.clusterCa =
         settings.clusterTls()
-            ? new TrustFile("cluster CA", settings.clusterCaPath().orElseThrow())
+            ? new TrustFile("cluster CA", settings.clusterCaPath().orElseThrow(), Optional.empty())
             : null;
     this.brokers = new BrokerCertificates(settings);
   }
@@ -101,6 +101,9 @@ public final class TransportSecurity implements AutoCloseable {
     }
     if (settings.caPath().filter(file::equals).isPresent()) {
       return "SERVICE_CONTROLPLANE_MTLS_CA_CERT_PATH";
+    }
+    if (settings.crlPath().filter(file::equals).isPresent()) {
+      return "SERVICE_CONTROLPLANE_MTLS_CRL_PATH";
     }
     if (settings.clusterCaPath().filter(file::equals).isPresent()) {
       return "SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH";
@@ -224,21 +227,30 @@ public final class TransportSecurity implements AutoCloseable {
     }
   }
 
-  /** A PEM CA file behind a reloading trust manager (certificate chain checks, no host names). */
+  /**
+   * A PEM CA file behind a reloading trust manager (certificate chain checks, no host names), and
+   * optionally the CRLs of those CAs, reloaded with it.
+   */
   private static final class TrustFile {
     private final String label;
     private final Path file;
+    private final Optional<Path> crlFile;
+    private final RevocationList revocations = new RevocationList();
     private final AdvancedTlsX509TrustManager manager;
     private byte[] digest = new byte[0];
 
-    TrustFile(String label, Path file) throws GeneralSecurityException {
+    TrustFile(String label, Path file, Optional<Path> crlFile) throws GeneralSecurityException {
       this.label = label;
       this.file = file;
-      this.manager =
+      this.crlFile = crlFile;
+      var builder =
           AdvancedTlsX509TrustManager.newBuilder()
               .setVerification(
-                  AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION)
-              .build();
+                  AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION);
+      if (crlFile.isPresent()) {
+        builder.setSslSocketAndEnginePeerVerifier(revocations);
+      }
+      this.manager = builder.build();
     }
 
     X509ExtendedTrustManager manager() {
@@ -246,15 +258,23 @@ public final class TransportSecurity implements AutoCloseable {
     }
 
     void reload(boolean first) throws TlsFileException, GeneralSecurityException {
-      byte[] now = digest(file);
+      byte[] now = crlFile.isPresent() ? digest(file, crlFile.get()) : digest(file);
       if (Arrays.equals(now, digest)) {
         return;
       }
       X509Certificate[] cas = PemFiles.certificates(file);
+      // Both files are checked before either is used: a CRL that does not match the CAs keeps
+      // the previous pair in use.
+      var crls = crlFile.isPresent() ? RevocationList.read(crlFile.get(), cas) : null;
       try {
         manager.updateTrustCredentials(cas);
       } catch (IOException e) {
         throw new TlsFileException(file, "cannot be used as a trust store", e);
+      }
+      if (crls != null) {
+        revocations.use(crls);
+        LOG.info(
+            label + " revocation lists " + (first ? "loaded" : "reloaded") + ": " + crls.size());
       }
       digest = now;
       LOG.info(label + (first ? " loaded: " : " reloaded: ") + describe(cas[0]));

@@ -23,6 +23,7 @@ class TlsConfigTest {
     c.logFormat = "simple";
     c.clusterTls = "false";
     c.clusterCaPath = Optional.empty();
+    c.crlPath = Optional.empty();
     return c;
   }
 
@@ -50,6 +51,18 @@ class TlsConfigTest {
     c.certPath = Optional.of("/etc/tls.crt");
     c.keyPath = Optional.of("/etc/tls.key");
     assertTrue(failure(c).startsWith("SERVICE_CONTROLPLANE_MTLS_CA_CERT_PATH"), failure(c));
+  }
+
+  @Test
+  void aRevocationListNeedsMutualTls() {
+    TlsConfig c = config();
+    c.certPath = Optional.of("/etc/tls.crt");
+    c.keyPath = Optional.of("/etc/tls.key");
+    c.crlPath = Optional.of("/etc/brokers.crl");
+    assertTrue(failure(c).startsWith("SERVICE_CONTROLPLANE_MTLS_CRL_PATH"), failure(c));
+    c.mtlsEnabled = "true";
+    c.caPath = Optional.of("/etc/brokers-ca.crt");
+    assertEquals(Optional.of(Path.of("/etc/brokers.crl")), c.settings().crlPath());
   }
 
   @Test

@@ -30,6 +30,7 @@ import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +60,7 @@ class TransportSecurityIT {
   static Pair served; // the files the node reads
   static IsolatedServer node;
   static int grpcPort;
+  static Path crl; // the broker CA's revocation list the node reads
 
   @BeforeAll
   static void start() throws Exception {
@@ -69,6 +71,8 @@ class TransportSecurityIT {
     served = new Pair(dir.resolve("tls.crt"), dir.resolve("tls.key"));
     Certificates.install(first, served);
     grpcPort = Ports.free();
+    crl = dir.resolve("brokers.crl");
+    certs.crl(brokerCa, crl); // nothing revoked yet
     node =
         IsolatedServer.start(
             "tls",
@@ -87,6 +91,8 @@ class TransportSecurityIT {
                 brokerCa.cert().toString(),
                 "SERVICE_CONTROLPLANE_MTLS_ALLOWED_COMMON_NAMES",
                 "broker-a, broker-b",
+                "SERVICE_CONTROLPLANE_MTLS_CRL_PATH",
+                crl.toString(),
                 "SERVICE_CONTROLPLANE_LOG_FORMAT",
                 "json"));
   }
@@ -340,6 +346,38 @@ class TransportSecurityIT {
   }
 
   @Test
+  @Order(14)
+  void aBrokerCertificateRevokedOnDiskIsRefusedWithoutRestartOthersStillConnect() throws Exception {
+    Pair revoked = certs.client(brokerCa, "broker-b");
+    try (Grpc grpc = brokerWith(revoked, serverCa)) {
+      assertEquals(
+          "broker-b",
+          grpc.brokers().registerBroker(registration("broker-b")).getBroker().getName());
+    }
+    Path next = dir.resolve("brokers.crl.next");
+    certs.crl(brokerCa, next, revoked);
+    Files.move(next, crl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    Status.Code code = Status.Code.OK;
+    while (code != Status.Code.UNAVAILABLE && System.nanoTime() < deadline) {
+      try (Grpc grpc = brokerWith(revoked, serverCa)) {
+        grpc.brokers().reportHealth(heartbeat("broker-b"));
+        Thread.sleep(200);
+      } catch (StatusRuntimeException e) {
+        code = e.getStatus().getCode();
+      }
+    }
+    assertEquals(Status.Code.UNAVAILABLE, code, "the revoked certificate's handshake is refused");
+    try (Grpc grpc = broker(brokerCa, "broker-b", null)) { // a new certificate of the same broker
+      grpc.brokers().reportHealth(heartbeat("broker-b"));
+    }
+    assertTrue(
+        node.process().logText().contains("refused a revoked client certificate"),
+        "the refusal is logged");
+  }
+
+  @Test
   @Order(20)
   void certificateSwappedOnDiskIsServedWithoutRestart() throws Exception {
     Pair newCa = certs.ca("server-ca-2");
@@ -387,7 +425,10 @@ class TransportSecurityIT {
   // --- clients
 
   private static Grpc broker(Pair ca, String cn, Pair trustedServerCa) throws Exception {
-    Pair client = certs.client(ca, cn);
+    return brokerWith(certs.client(ca, cn), trustedServerCa);
+  }
+
+  private static Grpc brokerWith(Pair client, Pair trustedServerCa) throws Exception {
     ChannelCredentials credentials =
         TlsChannelCredentials.newBuilder()
             .trustManager((trustedServerCa == null ? serverCa : trustedServerCa).cert().toFile())

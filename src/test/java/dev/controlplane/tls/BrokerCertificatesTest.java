@@ -27,6 +27,7 @@ class BrokerCertificatesTest {
             verifyPeer,
             names,
             false,
+            Optional.empty(),
             Optional.empty()));
   }
 

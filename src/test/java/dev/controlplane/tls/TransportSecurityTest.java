@@ -5,14 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.controlplane.it.support.Certificates;
 import dev.controlplane.it.support.Certificates.Pair;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.cert.CertificateRevokedException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,16 +29,22 @@ class TransportSecurityTest {
   @TempDir Path dir;
 
   private TlsSettings settings(Pair files) {
+    return settings(files, Optional.empty(), Optional.empty());
+  }
+
+  /** With a broker CA: mutual TLS, and the CA's revocation lists when {@code crl} is given. */
+  private TlsSettings settings(Pair files, Optional<Path> brokerCa, Optional<Path> crl) {
     return new TlsSettings(
         Optional.of(files.cert()),
         Optional.of(files.key()),
         Duration.ofHours(1), // reloads are driven by the test
-        false,
-        Optional.empty(),
+        brokerCa.isPresent(),
+        brokerCa,
         true,
         List.of(),
         false,
-        Optional.empty());
+        Optional.empty(),
+        crl);
   }
 
   private static String served(TransportSecurity tls) {
@@ -98,6 +112,109 @@ class TransportSecurityTest {
       assertThrows(
           java.security.cert.CertificateException.class,
           () -> own.checkServerTrusted(new X509Certificate[] {first}, "EC"));
+    }
+  }
+
+  @Test
+  void aBrokerCertificateTheCrlListsIsRefusedOthersPassAndANewCrlAppliesOnReload()
+      throws Exception {
+    Pair brokerCa = certs.ca("brokers");
+    Pair b1 = certs.client(brokerCa, "b1");
+    Pair b2 = certs.client(brokerCa, "b2");
+    Path crl = certs.crl(brokerCa, dir.resolve("brokers.crl"), b1);
+    try (var tls =
+        TransportSecurity.start(
+            settings(files, Optional.of(brokerCa.cert()), Optional.of(crl)), Optional.empty())) {
+      assertEquals("refused: revoked", handshake(tls, b1));
+      assertEquals("accepted", handshake(tls, b2));
+
+      certs.crl(brokerCa, crl, b2);
+      tls.reload(false);
+      assertEquals("accepted", handshake(tls, b1));
+      assertEquals("refused: revoked", handshake(tls, b2));
+    }
+  }
+
+  @Test
+  void aCrlOfAnotherCaStopsTheStartNamingItsSettingAndIsNotTakenOnReload() throws Exception {
+    Pair brokerCa = certs.ca("brokers");
+    Pair stranger = certs.ca("stranger");
+    Pair b1 = certs.client(brokerCa, "b1");
+    Path wrong = certs.crl(stranger, dir.resolve("wrong.crl"), certs.client(stranger, "x"));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                TransportSecurity.open(
+                    settings(files, Optional.of(brokerCa.cert()), Optional.of(wrong))));
+    assertEquals(
+        true,
+        e.getMessage().startsWith("SERVICE_CONTROLPLANE_MTLS_CRL_PATH: ")
+            && e.getMessage().contains("CN=stranger")
+            && e.getMessage().contains("not a CA of SERVICE_CONTROLPLANE_MTLS_CA_CERT_PATH"),
+        e.getMessage());
+
+    Path crl = certs.crl(brokerCa, dir.resolve("brokers.crl"), b1);
+    try (var tls =
+        TransportSecurity.start(
+            settings(files, Optional.of(brokerCa.cert()), Optional.of(crl)), Optional.empty())) {
+      Files.copy(wrong, crl, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      assertThrows(PemFiles.TlsFileException.class, () -> tls.reload(false));
+      assertEquals("refused: revoked", handshake(tls, b1), "the previous CRL stays in use");
+    }
+  }
+
+  /**
+   * A real TLS handshake on 127.0.0.1 between a server with the node's key and broker trust
+   * managers, requiring a client certificate, and a client presenting {@code client}: "accepted",
+   * or "refused: revoked" when the server's trust manager found the certificate revoked.
+   */
+  private String handshake(TransportSecurity tls, Pair client) throws Exception {
+    SSLContext server = SSLContext.getInstance("TLS");
+    server.init(
+        new KeyManager[] {tls.keyManager()},
+        new TrustManager[] {tls.trustManager().orElseThrow()},
+        null);
+    var clientKeys = KeyManagerFactory.getInstance("PKIX");
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    store.load(null, null);
+    var identity = PemFiles.identity(client.cert(), client.key());
+    store.setKeyEntry("c", identity.key(), "pw".toCharArray(), identity.chain());
+    clientKeys.init(store, "pw".toCharArray());
+    SSLContext caller = SSLContext.getInstance("TLS");
+    caller.init(clientKeys.getKeyManagers(), Certificates.trustManagers(ca.cert()), null);
+    try (var listening =
+        (SSLServerSocket)
+            server
+                .getServerSocketFactory()
+                .createServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      listening.setNeedClientAuth(true);
+      var accepted =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                try (var s = (SSLSocket) listening.accept()) {
+                  s.startHandshake();
+                  return "accepted";
+                } catch (IOException e) {
+                  for (Throwable t = e; t != null; t = t.getCause()) {
+                    if (t instanceof CertificateRevokedException) {
+                      return "refused: revoked";
+                    }
+                  }
+                  return "refused: " + e;
+                }
+              });
+      try (var s =
+          (SSLSocket)
+              caller
+                  .getSocketFactory()
+                  .createSocket(listening.getInetAddress(), listening.getLocalPort())) {
+        s.startHandshake();
+        s.getInputStream().read(); // TLS 1.3: the server's verdict on the client arrives after
+      } catch (IOException expectedWhenRefused) {
+        // the server's alert; its own outcome says why
+      }
+      return accepted.get(10, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
 

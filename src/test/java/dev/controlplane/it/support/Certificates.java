@@ -107,6 +107,37 @@ public final class Certificates {
     return pair;
   }
 
+  /**
+   * A PEM CRL of {@code ca} listing {@code revoked}, valid for 30 days, written to {@code out} by
+   * openssl's own CA tooling ({@code ca -revoke}, then {@code ca -gencrl}).
+   */
+  public Path crl(Pair ca, Path out, Pair... revoked) throws IOException, InterruptedException {
+    Path db = Files.createTempDirectory(dir, "crl-db-");
+    Files.writeString(db.resolve("index.txt"), "");
+    Files.writeString(db.resolve("crlnumber"), "01\n");
+    Path config = db.resolve("ca.cnf");
+    Files.writeString(
+        config,
+        "[ ca ]\ndefault_ca = own\n[ own ]\ndatabase = "
+            + db.resolve("index.txt")
+            + "\ncrlnumber = "
+            + db.resolve("crlnumber")
+            + "\ndefault_md = sha256\n");
+    List<String> common =
+        List.of(
+            "-config",
+            config.toString(),
+            "-keyfile",
+            ca.key().toString(),
+            "-cert",
+            ca.cert().toString());
+    for (Pair r : revoked) {
+      openssl("ca", common, "-revoke", r.cert().toString());
+    }
+    openssl("ca", common, "-gencrl", "-crldays", "30", "-out", out.toString());
+    return out;
+  }
+
   /** Replaces {@code target}'s files by {@code source}'s, each by an atomic move. */
   public static void install(Pair source, Pair target) throws IOException {
     Path keyTemp =
