@@ -108,10 +108,6 @@ final class RevocationList implements SslSocketAndEnginePeerVerifier {
     crls = next;
   }
 
-  int size() {
-    return crls.size();
-  }
-
   /** Refuses a chain one of whose certificates a CRL of its issuer lists. */
   void check(X509Certificate[] chain) throws CertificateRevokedException {
     for (X509Certificate cert : chain) {

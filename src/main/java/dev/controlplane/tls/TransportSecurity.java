@@ -237,7 +237,8 @@ public final class TransportSecurity implements AutoCloseable {
     private final Optional<Path> crlFile;
     private final RevocationList revocations = new RevocationList();
     private final AdvancedTlsX509TrustManager manager;
-    private byte[] digest = new byte[0];
+    private byte[] caDigest = new byte[0];
+    private byte[] crlDigest = new byte[0];
 
     TrustFile(String label, Path file, Optional<Path> crlFile) throws GeneralSecurityException {
       this.label = label;
@@ -258,26 +259,31 @@ public final class TransportSecurity implements AutoCloseable {
     }
 
     void reload(boolean first) throws TlsFileException, GeneralSecurityException {
-      byte[] now = crlFile.isPresent() ? digest(file, crlFile.get()) : digest(file);
-      if (Arrays.equals(now, digest)) {
+      byte[] caNow = digest(file);
+      byte[] crlNow = crlFile.isPresent() ? digest(crlFile.get()) : crlDigest;
+      boolean caChanged = !Arrays.equals(caNow, caDigest);
+      if (!caChanged && Arrays.equals(crlNow, crlDigest)) {
         return;
       }
       X509Certificate[] cas = PemFiles.certificates(file);
       // Both files are checked before either is used: a CRL that does not match the CAs keeps
       // the previous pair in use.
       var crls = crlFile.isPresent() ? RevocationList.read(crlFile.get(), cas) : null;
-      try {
-        manager.updateTrustCredentials(cas);
-      } catch (IOException e) {
-        throw new TlsFileException(file, "cannot be used as a trust store", e);
+      if (caChanged) {
+        try {
+          manager.updateTrustCredentials(cas);
+        } catch (IOException e) {
+          throw new TlsFileException(file, "cannot be used as a trust store", e);
+        }
+        LOG.info(label + (first ? " loaded: " : " reloaded: ") + describe(cas[0]));
       }
       if (crls != null) {
         revocations.use(crls);
         LOG.info(
             label + " revocation lists " + (first ? "loaded" : "reloaded") + ": " + crls.size());
       }
-      digest = now;
-      LOG.info(label + (first ? " loaded: " : " reloaded: ") + describe(cas[0]));
+      caDigest = caNow;
+      crlDigest = crlNow;
     }
   }
 
