@@ -38,9 +38,7 @@ public final class ScaleBenchmark {
     TestDatabase.reset(db);
     int httpPort = Ports.free();
     int grpcPort = Ports.free();
-    Map<String, String> env = SharedServer.baseEnvironment(httpPort, grpcPort, db);
-    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
-    env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "1h");
+    Map<String, String> env = BenchNode.environment(httpPort, grpcPort, db);
     env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", "60s");
     try (ServerProcess migrate = new ServerProcess("scale-migrate", env).start()) {
       migrate.awaitReady(Duration.ofSeconds(180));

@@ -2,7 +2,6 @@ package dev.controlplane.bench;
 
 import dev.controlplane.it.support.Ports;
 import dev.controlplane.it.support.ServerProcess;
-import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,21 +34,18 @@ public final class SideBySideBenchmark {
   private static final int RATE = Integer.getInteger("bench.rate", 100);
   private static final Duration STEADY_TIME =
       Duration.ofSeconds(Long.getLong("bench.steadySeconds", 20));
+  // Each phase first runs this long unmeasured. A node's JIT needs about half a minute of writes on
+  // two shared cores to finish compiling a write path: after 5 s a gRPC write still cost the node
+  // twice its CPU, and an HTTP write three times (docs/benchmarks.md, "Tenth session").
   private static final Duration WARM_UP =
-      Duration.ofSeconds(Long.getLong("bench.warmUpSeconds", 5));
+      Duration.ofSeconds(Long.getLong("bench.warmUpSeconds", 30));
 
   public static void main(String[] args) throws Exception {
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
     TestDatabase.reset(db);
     int httpPort = Ports.free();
     int grpcPort = Ports.free();
-    Map<String, String> env = SharedServer.baseEnvironment(httpPort, grpcPort, db);
-    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
-    env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "1h");
-    env.put("SERVICE_CONTROLPLANE_RETENTION_MIN_VERSIONS", "100000");
-    env.put("SERVICE_CONTROLPLANE_RETENTION_PERIOD", "24h");
-    env.put("SERVICE_CONTROLPLANE_WATCH_PROGRESS_INTERVAL", "10s");
-    env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", "30s");
+    Map<String, String> env = BenchNode.writeEnvironment(httpPort, grpcPort, db);
     System.out.printf(
         "machine: %d cores, JDK %s%n",
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
@@ -84,11 +80,51 @@ public final class SideBySideBenchmark {
   }
 
   /**
+   * What one write phase did: how many writes in how many seconds, their latency, and the CPU time
+   * per write of each measured process (the servers', then the clients').
+   */
+  record Burst(long count, double seconds, Histogram latency, List<String> names, double[] cpu) {
+    double rate() {
+      return count / seconds;
+    }
+
+    /** Milliseconds of CPU per write of the process named {@code name}. */
+    double cpuPerWrite(String name) {
+      return cpu[names.indexOf(name)];
+    }
+  }
+
+  /**
    * {@link #WRITERS} writers for {@code time}. With the server's processes ({@code servers}),
    * prints writes/s, latency, and the CPU time per write of each of them and of the clients;
    * without, it is a warm-up.
    */
   static void writes(Target target, Duration time, List<CpuMeter> servers) throws Exception {
+    Burst burst = burst(target, time, servers);
+    if (servers.isEmpty()) {
+      return;
+    }
+    System.out.printf(
+        "%-13s writes: %d in %.1f s with %d writers = %.0f writes/s (latency p50 %.2f ms, p99 %.2f"
+            + " ms)%n",
+        target.name(),
+        burst.count(),
+        burst.seconds(),
+        WRITERS,
+        burst.rate(),
+        burst.latency().getValueAtPercentile(50) / 1000.0,
+        burst.latency().getValueAtPercentile(99) / 1000.0);
+    StringBuilder cpu = new StringBuilder();
+    for (int i = 0; i < burst.names().size(); i++) {
+      cpu.append(i == 0 ? "" : ", ")
+          .append(burst.names().get(i))
+          .append(String.format(" %.3f ms", burst.cpu()[i]));
+    }
+    System.out.printf("%-13s   CPU per write: %s%n", "", cpu);
+  }
+
+  /** {@link #WRITERS} writers for {@code time}, and what each of {@code servers} spent. */
+  static Burst burst(Target target, Duration time, List<CpuMeter> servers) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
     Histogram latency = new Histogram(3);
     AtomicLong count = new AtomicLong();
@@ -119,25 +155,12 @@ public final class SideBySideBenchmark {
     }
     pool.shutdown();
     double seconds = (System.nanoTime() - start) / 1e9;
-    if (!servers.isEmpty()) {
-      System.out.printf(
-          "%-13s writes: %d in %.1f s with %d writers = %.0f writes/s (latency p50 %.2f ms, p99 %.2f"
-              + " ms)%n",
-          target.name(),
-          count.get(),
-          seconds,
-          WRITERS,
-          count.get() / seconds,
-          latency.getValueAtPercentile(50) / 1000.0,
-          latency.getValueAtPercentile(99) / 1000.0);
-      StringBuilder cpu = new StringBuilder();
-      for (int i = 0; i < meters.size(); i++) {
-        cpu.append(i == 0 ? "" : ", ")
-            .append(meters.get(i).name())
-            .append(String.format(" %.3f ms", meters.get(i).millisPer(before.get(i), count.get())));
-      }
-      System.out.printf("%-13s   CPU per write: %s%n", "", cpu);
+    double[] cpu = new double[meters.size()];
+    for (int i = 0; i < meters.size(); i++) {
+      cpu[i] = meters.get(i).millisPer(before.get(i), count.get());
     }
+    return new Burst(
+        count.get(), seconds, latency, meters.stream().map(CpuMeter::name).toList(), cpu);
   }
 
   /**

@@ -51,13 +51,7 @@ public final class SpineBenchmark {
     TestDatabase.reset(db);
     int httpPort = Ports.free();
     int grpcPort = Ports.free();
-    Map<String, String> env = SharedServer.baseEnvironment(httpPort, grpcPort, db);
-    env.put("SERVICE_CONTROLPLANE_DB_MIGRATE", "migrate");
-    env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "1h");
-    env.put("SERVICE_CONTROLPLANE_RETENTION_MIN_VERSIONS", "100000");
-    env.put("SERVICE_CONTROLPLANE_RETENTION_PERIOD", "24h");
-    env.put("SERVICE_CONTROLPLANE_WATCH_PROGRESS_INTERVAL", "10s");
-    env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", "30s");
+    Map<String, String> env = BenchNode.writeEnvironment(httpPort, grpcPort, db);
     env.put("SERVICE_CONTROLPLANE_DB_POOL_SIZE", "40");
     System.out.printf(
         "machine: %d cores, JDK %s%n",

@@ -22,6 +22,7 @@ public final class ServerProcess implements AutoCloseable {
   private final String name;
   private final Map<String, String> env;
   private final Path log;
+  private String jar;
   private Process process;
   private Path extractDir;
 
@@ -29,6 +30,12 @@ public final class ServerProcess implements AutoCloseable {
     this.name = name;
     this.env = new HashMap<>(env);
     this.log = Path.of("target", "it-logs", name + ".log");
+  }
+
+  /** Runs {@code runnableJar} instead of the build's ({@link #jar()}): another build to compare. */
+  public ServerProcess withJar(String runnableJar) {
+    this.jar = runnableJar;
+    return this;
   }
 
   public static String jar() {
@@ -50,7 +57,7 @@ public final class ServerProcess implements AutoCloseable {
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC",
                 "-jar",
-                jar())
+                jar != null ? jar : jar())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder.environment().put("WLP_JAR_EXTRACT_DIR", extract.toString());
