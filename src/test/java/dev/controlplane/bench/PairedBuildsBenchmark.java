@@ -44,9 +44,15 @@ public final class PairedBuildsBenchmark {
       int grpcPort = Ports.free();
       Map<String, String> env = BenchNode.writeEnvironment(httpPort, grpcPort, db);
       this.server = new ServerProcess("compare-" + label, env).withJar(jar).start();
-      server.awaitReady(Duration.ofSeconds(180));
-      targets.add(new ControlPlaneTarget(httpPort, grpcPort, db, 1));
-      targets.add(new ControlPlaneGrpcWrites(httpPort, grpcPort, 8, "bench"));
+      try {
+        server.awaitReady(Duration.ofSeconds(180));
+        targets.add(new ControlPlaneTarget(httpPort, grpcPort, db, 1));
+        targets.add(
+            new ControlPlaneGrpcWrites(httpPort, grpcPort, SideBySideBenchmark.WRITERS, "bench"));
+      } catch (Exception e) {
+        server.close(); // not left running when this build cannot be measured
+        throw e;
+      }
       meters = List.of(CpuMeter.of("node", server.serverPid()), CpuMeter.postgres());
       writes = new long[targets.size()];
       seconds = new double[targets.size()];

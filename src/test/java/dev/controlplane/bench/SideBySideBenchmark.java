@@ -27,7 +27,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class SideBySideBenchmark {
 
-  private static final int WRITERS = Integer.getInteger("bench.writers", 8);
+  static final int WRITERS = Integer.getInteger("bench.writers", 8);
   private static final Duration WRITE_TIME =
       Duration.ofSeconds(Long.getLong("bench.writeSeconds", 20));
   private static final int WATCHERS = Integer.getInteger("bench.watchers", 100);
