@@ -29,6 +29,7 @@ public class TlsConfig {
   static final String LOG_FORMAT = "service.controlplane.log.format";
   static final String CLUSTER_TLS = "service.controlplane.cluster.tls";
   static final String CLUSTER_CA = "service.controlplane.cluster.ca.cert.path";
+  static final String CLUSTER_CRL = "service.controlplane.cluster.crl.path";
 
   @Inject
   @ConfigProperty(name = CERT)
@@ -74,6 +75,10 @@ public class TlsConfig {
   @ConfigProperty(name = CLUSTER_CA)
   Optional<String> clusterCaPath;
 
+  @Inject
+  @ConfigProperty(name = CLUSTER_CRL)
+  Optional<String> clusterCrlPath;
+
   /** The parsed settings; throws naming the variable when they are inconsistent. */
   public TlsSettings settings() {
     Optional<Path> cert = path(certPath);
@@ -107,6 +112,13 @@ public class TlsConfig {
           "needs SERVICE_CONTROLPLANE_TLS_CERT_PATH, _KEY_PATH and"
               + " SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH");
     }
+    Optional<Path> clusterCrl = path(clusterCrlPath);
+    if (clusterCrl.isPresent() && !cluster) {
+      throw Settings.invalid(
+          CLUSTER_CRL,
+          clusterCrlPath.orElse(""),
+          "needs cluster TLS: set SERVICE_CONTROLPLANE_CLUSTER_TLS=true");
+    }
     List<String> names =
         allowedNames.stream()
             .flatMap(s -> Arrays.stream(s.split(",")))
@@ -123,7 +135,8 @@ public class TlsConfig {
         names,
         cluster,
         clusterCa,
-        crl);
+        crl,
+        clusterCrl);
   }
 
   /**

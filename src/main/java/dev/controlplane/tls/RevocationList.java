@@ -27,26 +27,42 @@ import java.util.logging.Logger;
 import javax.net.ssl.SSLEngine;
 
 /**
- * The broker CA's certificate revocation lists ({@code SERVICE_CONTROLPLANE_MTLS_CRL_PATH}): a
- * client certificate whose chain verified is still refused when a CRL of its issuer lists it, so a
- * broker's key can be withdrawn without replacing the CA. Each CRL must be signed by a CA of the
- * broker CA file; one past its next update is still applied (it still names what was revoked), with
- * a warning, because refusing every broker over a late CRL would be an outage.
+ * Certificate revocation lists of a CA file: the broker CA's ({@code
+ * SERVICE_CONTROLPLANE_MTLS_CRL_PATH}) or the cluster CA's ({@code
+ * SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH}). A peer certificate whose chain verified is still refused
+ * when a CRL of its issuer lists it, so one broker's or one member's key can be withdrawn without
+ * replacing the CA. Each CRL must be signed by a CA of the CA file; one past its next update is
+ * still applied (it still names what was revoked), with a warning, because refusing every peer over
+ * a late CRL would be an outage.
  */
 final class RevocationList implements SslSocketAndEnginePeerVerifier {
 
   private static final Logger LOG = Logger.getLogger(RevocationList.class.getName());
 
+  private final String crlVariable;
+  private final String caVariable;
+  private final String peer;
   private volatile List<X509CRL> crls = List.of();
 
   /** Serials already logged as refused, so a broker retrying in a loop logs once. */
   private final Set<BigInteger> reported = ConcurrentHashMap.newKeySet();
 
   /**
+   * @param crlVariable and {@code caVariable}: the settings of the CRL file and of its CA file, for
+   *     messages
+   * @param peer what presents the certificates checked, for the log: "client", "cluster member"
+   */
+  RevocationList(String crlVariable, String caVariable, String peer) {
+    this.crlVariable = crlVariable;
+    this.caVariable = caVariable;
+    this.peer = peer;
+  }
+
+  /**
    * Reads the PEM CRLs in {@code file} and checks that each was signed by one of {@code cas};
    * throws, naming the file, when one is not.
    */
-  static List<X509CRL> read(Path file, X509Certificate[] cas) throws TlsFileException {
+  List<X509CRL> read(Path file, X509Certificate[] cas) throws TlsFileException {
     Collection<? extends java.security.cert.CRL> parsed;
     try (InputStream in = Files.newInputStream(file)) {
       parsed = CertificateFactory.getInstance("X.509").generateCRLs(in);
@@ -67,8 +83,7 @@ final class RevocationList implements SslSocketAndEnginePeerVerifier {
     return List.copyOf(crls);
   }
 
-  private static void verify(Path file, X509CRL crl, X509Certificate[] cas)
-      throws TlsFileException {
+  private void verify(Path file, X509CRL crl, X509Certificate[] cas) throws TlsFileException {
     for (X509Certificate ca : cas) {
       if (ca.getSubjectX500Principal().equals(crl.getIssuerX500Principal())) {
         try {
@@ -88,7 +103,8 @@ final class RevocationList implements SslSocketAndEnginePeerVerifier {
         file,
         "holds a CRL of '"
             + crl.getIssuerX500Principal().getName()
-            + "', which is not a CA of SERVICE_CONTROLPLANE_MTLS_CA_CERT_PATH",
+            + "', which is not a CA of "
+            + caVariable,
         null);
   }
 
@@ -102,7 +118,8 @@ final class RevocationList implements SslSocketAndEnginePeerVerifier {
                 + crl.getIssuerX500Principal().getName()
                 + "' was due for renewal at "
                 + crl.getNextUpdate().toInstant()
-                + "; it is still applied: publish a fresh one to SERVICE_CONTROLPLANE_MTLS_CRL_PATH");
+                + "; it is still applied: publish a fresh one to "
+                + crlVariable);
       }
     }
     crls = next;
@@ -119,7 +136,9 @@ final class RevocationList implements SslSocketAndEnginePeerVerifier {
         if (entry != null) {
           if (reported.add(cert.getSerialNumber())) {
             LOG.warning(
-                "refused a revoked client certificate ("
+                "refused a revoked "
+                    + peer
+                    + " certificate ("
                     + TransportSecurity.describe(cert)
                     + ", revoked at "
                     + entry.getRevocationDate().toInstant()

@@ -17,6 +17,8 @@ import java.util.Optional;
  *     on both ends, verified against {@code clusterCaPath}
  * @param crlPath with mTLS, PEM revocation lists of the broker CA: listed client certificates are
  *     refused
+ * @param clusterCrlPath with cluster TLS, PEM revocation lists of the cluster CA: listed member
+ *     certificates are refused on either end of a connection
  */
 public record TlsSettings(
     Optional<Path> certPath,
@@ -28,7 +30,8 @@ public record TlsSettings(
     List<String> allowedCommonNames,
     boolean clusterTls,
     Optional<Path> clusterCaPath,
-    Optional<Path> crlPath) {
+    Optional<Path> crlPath,
+    Optional<Path> clusterCrlPath) {
 
   public boolean enabled() {
     return certPath.isPresent();
@@ -49,6 +52,7 @@ public record TlsSettings(
         true,
         List.of(),
         false,
+        Optional.empty(),
         Optional.empty(),
         Optional.empty());
   }

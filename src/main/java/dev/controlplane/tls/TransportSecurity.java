@@ -52,11 +52,25 @@ public final class TransportSecurity implements AutoCloseable {
     this.liberty = liberty;
     this.brokerCa =
         settings.mtlsEnabled()
-            ? new TrustFile("mTLS client CA", settings.caPath().orElseThrow(), settings.crlPath())
+            ? new TrustFile(
+                "mTLS client CA",
+                settings.caPath().orElseThrow(),
+                settings.crlPath(),
+                new RevocationList(
+                    "SERVICE_CONTROLPLANE_MTLS_CRL_PATH",
+                    "SERVICE_CONTROLPLANE_MTLS_CA_CERT_PATH",
+                    "client"))
             : null;
     this.clusterCa =
         settings.clusterTls()
-            ? new TrustFile("cluster CA", settings.clusterCaPath().orElseThrow(), Optional.empty())
+            ? new TrustFile(
+                "cluster CA",
+                settings.clusterCaPath().orElseThrow(),
+                settings.clusterCrlPath(),
+                new RevocationList(
+                    "SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH",
+                    "SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH",
+                    "cluster member"))
             : null;
     this.brokers = new BrokerCertificates(settings);
   }
@@ -107,6 +121,9 @@ public final class TransportSecurity implements AutoCloseable {
     }
     if (settings.clusterCaPath().filter(file::equals).isPresent()) {
       return "SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH";
+    }
+    if (settings.clusterCrlPath().filter(file::equals).isPresent()) {
+      return "SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH";
     }
     return "SERVICE_CONTROLPLANE_TLS_CERT_PATH";
   }
@@ -235,15 +252,17 @@ public final class TransportSecurity implements AutoCloseable {
     private final String label;
     private final Path file;
     private final Optional<Path> crlFile;
-    private final RevocationList revocations = new RevocationList();
+    private final RevocationList revocations;
     private final AdvancedTlsX509TrustManager manager;
     private byte[] caDigest = new byte[0];
     private byte[] crlDigest = new byte[0];
 
-    TrustFile(String label, Path file, Optional<Path> crlFile) throws GeneralSecurityException {
+    TrustFile(String label, Path file, Optional<Path> crlFile, RevocationList revocations)
+        throws GeneralSecurityException {
       this.label = label;
       this.file = file;
       this.crlFile = crlFile;
+      this.revocations = revocations;
       var builder =
           AdvancedTlsX509TrustManager.newBuilder()
               .setVerification(
@@ -268,7 +287,7 @@ public final class TransportSecurity implements AutoCloseable {
       X509Certificate[] cas = PemFiles.certificates(file);
       // Both files are checked before either is used: a CRL that does not match the CAs keeps
       // the previous pair in use.
-      var crls = crlFile.isPresent() ? RevocationList.read(crlFile.get(), cas) : null;
+      var crls = crlFile.isPresent() ? revocations.read(crlFile.get(), cas) : null;
       if (caChanged) {
         try {
           manager.updateTrustCredentials(cas);

@@ -24,6 +24,7 @@ class TlsConfigTest {
     c.clusterTls = "false";
     c.clusterCaPath = Optional.empty();
     c.crlPath = Optional.empty();
+    c.clusterCrlPath = Optional.empty();
     return c;
   }
 
@@ -70,6 +71,18 @@ class TlsConfigTest {
     TlsConfig c = config();
     c.clusterTls = "true";
     assertTrue(failure(c).startsWith("SERVICE_CONTROLPLANE_CLUSTER_TLS"), failure(c));
+  }
+
+  @Test
+  void aClusterRevocationListNeedsClusterTls() {
+    TlsConfig c = config();
+    c.certPath = Optional.of("/etc/tls.crt");
+    c.keyPath = Optional.of("/etc/tls.key");
+    c.clusterCrlPath = Optional.of("/etc/members.crl");
+    assertTrue(failure(c).startsWith("SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH"), failure(c));
+    c.clusterTls = "true";
+    c.clusterCaPath = Optional.of("/etc/cluster-ca.crt");
+    assertEquals(Optional.of(Path.of("/etc/members.crl")), c.settings().clusterCrlPath());
   }
 
   @Test

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * SERVICE_CONTROLPLANE_CLUSTER_TLS: three nodes whose JGroups connections are mutual TLS elect a
  * leader, and a node's Raft port completes a TLS handshake only for a client presenting a
- * certificate of the cluster CA.
+ * certificate of the cluster CA that the cluster CA's revocation list
+ * (SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH) does not name.
  */
 class ClusterTlsIT {
 
@@ -32,12 +33,15 @@ class ClusterTlsIT {
     Pair clusterCa = certs.ca("cluster-ca");
     Pair node = certs.server(clusterCa, "controlplane-node");
     Pair peer = certs.client(clusterCa, "cp-peer");
+    Pair revoked = certs.client(clusterCa, "cp-revoked");
+    Path crl = certs.crl(clusterCa, dir.resolve("members.crl"), revoked);
     Map<String, String> env =
         Map.of(
             "SERVICE_CONTROLPLANE_TLS_CERT_PATH", node.cert().toString(),
             "SERVICE_CONTROLPLANE_TLS_KEY_PATH", node.key().toString(),
             "SERVICE_CONTROLPLANE_CLUSTER_TLS", "true",
-            "SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH", clusterCa.cert().toString());
+            "SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH", clusterCa.cert().toString(),
+            "SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH", crl.toString());
     try (TestCluster cluster = TestCluster.start("cluster-tls", 3, env)) {
       var leader = cluster.awaitLeader(Duration.ofSeconds(60));
       String[] raft = raftAddress(leader);
@@ -46,6 +50,7 @@ class ClusterTlsIT {
       assertThrows(IOException.class, () -> handshake(raft, context(clusterCa, null)));
       Pair rogue = certs.client(certs.ca("rogue-ca"), "cp-peer");
       assertThrows(IOException.class, () -> handshake(raft, context(clusterCa, rogue)));
+      assertThrows(IOException.class, () -> handshake(raft, context(clusterCa, revoked)));
     }
   }
 

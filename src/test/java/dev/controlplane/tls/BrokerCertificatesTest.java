@@ -28,6 +28,7 @@ class BrokerCertificatesTest {
             names,
             false,
             Optional.empty(),
+            Optional.empty(),
             Optional.empty()));
   }
 

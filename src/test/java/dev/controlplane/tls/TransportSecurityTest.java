@@ -44,7 +44,24 @@ class TransportSecurityTest {
         List.of(),
         false,
         Optional.empty(),
-        crl);
+        crl,
+        Optional.empty());
+  }
+
+  /** Cluster TLS with {@code member}'s files, the cluster CA, and its revocation lists. */
+  private static TlsSettings member(Pair member, Pair clusterCa, Path crl) {
+    return new TlsSettings(
+        Optional.of(member.cert()),
+        Optional.of(member.key()),
+        Duration.ofHours(1),
+        false,
+        Optional.empty(),
+        true,
+        List.of(),
+        true,
+        Optional.of(clusterCa.cert()),
+        Optional.empty(),
+        Optional.of(crl));
   }
 
   private static String served(TransportSecurity tls) {
@@ -164,6 +181,99 @@ class TransportSecurityTest {
     }
   }
 
+  @Test
+  void aClusterMemberTheCrlListsIsRefusedOnEitherEndAndANewCrlAppliesOnReload() throws Exception {
+    Pair clusterCa = certs.ca("cluster");
+    Pair m1 = certs.server(clusterCa, "m1");
+    Pair m2 = certs.server(clusterCa, "m2");
+    Pair m3 = certs.server(clusterCa, "m3");
+    Path crl = certs.crl(clusterCa, dir.resolve("members.crl"), m3);
+    try (var one = TransportSecurity.start(member(m1, clusterCa, crl), Optional.empty());
+        var two = TransportSecurity.start(member(m2, clusterCa, crl), Optional.empty());
+        var three = TransportSecurity.start(member(m3, clusterCa, crl), Optional.empty())) {
+      assertEquals("accepted", memberHandshake(one, two));
+      assertEquals("refused: revoked", memberHandshake(one, three), "m3 calls m1");
+      assertEquals("refused: revoked", memberHandshake(three, one), "m1 calls m3");
+
+      certs.crl(clusterCa, crl, m2);
+      one.reload(false);
+      two.reload(false);
+      assertEquals("refused: revoked", memberHandshake(one, two));
+      assertEquals("refused: revoked", memberHandshake(two, one));
+    }
+  }
+
+  /**
+   * A handshake between two members' cluster contexts, {@code caller} connecting to {@code
+   * listener}: "accepted", or "refused: revoked" when either end found the other's certificate
+   * revoked.
+   */
+  private static String memberHandshake(TransportSecurity listener, TransportSecurity caller)
+      throws Exception {
+    try (var listening = listen(listener.clusterContext().orElseThrow())) {
+      var accepted = acceptOne(listening);
+      String called;
+      try (var s =
+          (SSLSocket)
+              caller
+                  .clusterContext()
+                  .orElseThrow()
+                  .getSocketFactory()
+                  .createSocket(
+                      java.net.InetAddress.getLoopbackAddress(), listening.getLocalPort())) {
+        s.startHandshake();
+        called = s.getInputStream().read() == 1 ? "accepted" : "refused: closed";
+      } catch (IOException e) {
+        called = outcome(e);
+      }
+      String answered = accepted.get(10, java.util.concurrent.TimeUnit.SECONDS);
+      return answered.equals("refused: revoked") || called.equals("refused: revoked")
+          ? "refused: revoked"
+          : answered.equals("accepted") && called.equals("accepted")
+              ? "accepted"
+              : "refused: " + answered + " / " + called;
+    }
+  }
+
+  /** A TLS listener on 127.0.0.1 that requires a client certificate. */
+  private static SSLServerSocket listen(SSLContext context) throws IOException {
+    var listening =
+        (SSLServerSocket)
+            context
+                .getServerSocketFactory()
+                .createServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+    listening.setNeedClientAuth(true);
+    return listening;
+  }
+
+  /**
+   * Accepts one connection: "accepted" once its handshake is done (and a byte sent, so that the
+   * caller sees the server's verdict), or why not.
+   */
+  private static java.util.concurrent.CompletableFuture<String> acceptOne(
+      SSLServerSocket listening) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> {
+          try (var s = (SSLSocket) listening.accept()) {
+            s.startHandshake();
+            s.getOutputStream().write(1);
+            s.getOutputStream().flush();
+            return "accepted";
+          } catch (IOException e) {
+            return outcome(e);
+          }
+        });
+  }
+
+  private static String outcome(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof CertificateRevokedException) {
+        return "refused: revoked";
+      }
+    }
+    return "refused: " + e;
+  }
+
   /**
    * A real TLS handshake on 127.0.0.1 between a server with the node's key and broker trust
    * managers, requiring a client certificate, and a client presenting {@code client}: "accepted",
@@ -183,27 +293,8 @@ class TransportSecurityTest {
     clientKeys.init(store, "pw".toCharArray());
     SSLContext caller = SSLContext.getInstance("TLS");
     caller.init(clientKeys.getKeyManagers(), Certificates.trustManagers(ca.cert()), null);
-    try (var listening =
-        (SSLServerSocket)
-            server
-                .getServerSocketFactory()
-                .createServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      listening.setNeedClientAuth(true);
-      var accepted =
-          java.util.concurrent.CompletableFuture.supplyAsync(
-              () -> {
-                try (var s = (SSLSocket) listening.accept()) {
-                  s.startHandshake();
-                  return "accepted";
-                } catch (IOException e) {
-                  for (Throwable t = e; t != null; t = t.getCause()) {
-                    if (t instanceof CertificateRevokedException) {
-                      return "refused: revoked";
-                    }
-                  }
-                  return "refused: " + e;
-                }
-              });
+    try (var listening = listen(server)) {
+      var accepted = acceptOne(listening);
       try (var s =
           (SSLSocket)
               caller
