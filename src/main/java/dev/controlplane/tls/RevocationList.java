@@ -44,7 +44,7 @@ final class RevocationList implements SslSocketAndEnginePeerVerifier {
   private final String peer;
   private volatile List<X509CRL> crls = List.of();
 
-  /** Serials already logged as refused, so a broker retrying in a loop logs once. */
+  /** Serials already logged as refused, so a peer retrying in a loop logs once. */
   private final Set<BigInteger> reported = ConcurrentHashMap.newKeySet();
 
   /**

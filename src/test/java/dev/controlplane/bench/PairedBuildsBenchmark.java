@@ -146,7 +146,10 @@ public final class PairedBuildsBenchmark {
         Arrays.sort(sorted);
         System.out.printf(
             "%s: node CPU per write B/A, per round: median %.3f, range %.3f–%.3f%n",
-            kinds[k], sorted[sorted.length / 2], sorted[0], sorted[sorted.length - 1]);
+            kinds[k],
+            (sorted[(sorted.length - 1) / 2] + sorted[sorted.length / 2]) / 2,
+            sorted[0],
+            sorted[sorted.length - 1]);
       }
     }
     System.exit(0);
