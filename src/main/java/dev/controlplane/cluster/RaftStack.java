@@ -136,7 +136,7 @@ final class RaftStack {
     // for a whole connect timeout: a third of cut-off leaders took 6-10 s to replace instead of 4,
     // and two survivors once suspected each other and never re-formed a majority. One sender per
     // destination keeps a dead member's connect attempts to that member's own queue.
-    tcp.setValue("bundler_type", "per-destination");
+    tcp.setValue("bundler_type", OnceStartedBundler.class.getName());
     return tcp;
   }
 
