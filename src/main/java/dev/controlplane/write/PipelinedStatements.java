@@ -19,9 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * each distinct text on the server after a few uses, as it does any statement.
  *
  * <p>Each statement's binder sets its parameters from 1, as for a statement of its own; they are
- * shifted by the parameters of the statements before it. At most {@value #MAX_PER_ROUND_TRIP}
- * statements go in one round trip, so that the replies the server queues while the driver is still
- * sending stay small.
+ * shifted by the parameters of the statements before it, which is also what a row of a multi-row
+ * insert needs. At most {@value #MAX_PER_ROUND_TRIP} statements go in one round trip, so that the
+ * replies the server queues while the driver is still sending stay small.
  */
 final class PipelinedStatements {
 
@@ -31,24 +31,31 @@ final class PipelinedStatements {
 
   private PipelinedStatements() {}
 
-  /** Runs {@code statements} in order, {@value #MAX_PER_ROUND_TRIP} per round trip. */
+  /**
+   * Runs {@code statements} in order, {@value #MAX_PER_ROUND_TRIP} per round trip; a run of
+   * single-row inserts of one SQL counts as one statement ({@link MultiRowInsert}).
+   */
   static void execute(Connection connection, List<SqlStatement> statements) throws SQLException {
-    for (int from = 0; from < statements.size(); from += MAX_PER_ROUND_TRIP) {
-      List<SqlStatement> part =
-          statements.subList(from, Math.min(statements.size(), from + MAX_PER_ROUND_TRIP));
+    int from = 0;
+    while (from < statements.size()) {
       StringBuilder sql = new StringBuilder();
-      for (SqlStatement s : part) {
-        sql.append(sql.isEmpty() ? "" : ";\n").append(s.sql());
+      int to = from;
+      for (int sent = 0; sent < MAX_PER_ROUND_TRIP && to < statements.size(); sent++) {
+        int rows = MultiRowInsert.rowsAt(statements, to);
+        sql.append(sql.isEmpty() ? "" : ";\n")
+            .append(MultiRowInsert.sql(statements.get(to).sql(), rows));
+        to += rows;
       }
       try (PreparedStatement ps = connection.prepareStatement(sql.toString())) {
         Shifted shifted = new Shifted(ps);
         PreparedStatement view = shifted.view();
-        for (SqlStatement s : part) {
+        for (SqlStatement s : statements.subList(from, to)) {
           s.binder().bind(view);
           shifted.offset += parameters(s.sql());
         }
         ps.execute();
       }
+      from = to;
     }
   }
 
@@ -62,21 +69,17 @@ final class PipelinedStatements {
   }
 
   private static int count(String sql) {
-    int n = 0;
-    char quote = 0;
-    for (int i = 0; i < sql.length(); i++) {
-      char c = sql.charAt(i);
-      if (quote != 0) {
-        if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-      } else if (c == '?') {
-        n++;
-      }
-    }
-    return n;
+    int[] n = {0};
+    SqlText.walk(
+        sql,
+        0,
+        c -> {
+          if (c == '?') {
+            n[0]++;
+          }
+          return true;
+        });
+    return n[0];
   }
 
   /** A view of a prepared statement whose {@code setXxx(index, …)} calls are shifted. */

@@ -69,6 +69,97 @@ class PipelinedStatementsTest {
   }
 
   @Test
+  void aRunOfSingleRowInsertsGoesAsOneMultiRowInsertWithTheRowsParametersInOrder()
+      throws Exception {
+    Recorder db = new Recorder();
+    String insert = "INSERT INTO log (v, p) VALUES (?, ?::jsonb)";
+    PipelinedStatements.execute(
+        db.connection(),
+        List.of(
+            SqlStatement.of(insert, 1L, "a"),
+            SqlStatement.of(insert, 2L, "b"),
+            SqlStatement.of("DELETE FROM f WHERE g = ?", 5),
+            SqlStatement.of(insert, 3L, "c")));
+
+    assertThat(db.sql)
+        .containsExactly(
+            "INSERT INTO log (v, p) VALUES (?, ?::jsonb), (?, ?::jsonb);\n"
+                + "DELETE FROM f WHERE g = ?;\n"
+                + insert);
+    assertThat(db.calls)
+        .containsExactly(
+            "setLong(1, 1)",
+            "setString(2, a)",
+            "setLong(3, 2)",
+            "setString(4, b)",
+            "setInt(5, 5)",
+            "setLong(6, 3)",
+            "setString(7, c)",
+            "execute()",
+            "close()");
+  }
+
+  @Test
+  void upsertsJoinOnlyForDistinctKnownScopes() throws Exception {
+    String upsert =
+        "INSERT INTO s (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v";
+    Recorder db = new Recorder();
+    PipelinedStatements.execute(
+        db.connection(),
+        List.of(
+            new SqlStatement(upsert, ps -> SqlStatement.bindAll(ps, "a", 1), "t/a"),
+            new SqlStatement(upsert, ps -> SqlStatement.bindAll(ps, "b", 2), "t/b"),
+            new SqlStatement(upsert, ps -> SqlStatement.bindAll(ps, "a", 3), "t/a"),
+            new SqlStatement(upsert, ps -> SqlStatement.bindAll(ps, "c", 4)),
+            new SqlStatement(upsert, ps -> SqlStatement.bindAll(ps, "d", 5))));
+
+    String two = upsert.replace("VALUES (?, ?)", "VALUES (?, ?), (?, ?)");
+    assertThat(db.sql)
+        .as("a second row of one scope, or a row of no known scope, starts a statement of its own")
+        .containsExactly(String.join(";\n", two, upsert, upsert, upsert));
+  }
+
+  @Test
+  void insertsWithParametersOutsideTheirRowOrReturningRowsAreNotJoined() throws Exception {
+    String load =
+        "INSERT INTO l (b, n) VALUES (?, greatest(?, 0)) ON CONFLICT (b) DO UPDATE SET n = l.n + ?";
+    String returning = "INSERT INTO r (v) VALUES (?) RETURNING id";
+    String selected = "INSERT INTO q (v) SELECT ? WHERE true";
+    Recorder db = new Recorder();
+    List<SqlStatement> statements = new ArrayList<>();
+    for (String sql : List.of(load, returning, selected)) {
+      int params = PipelinedStatements.parameters(sql);
+      for (String scope : List.of("x", "y")) {
+        statements.add(
+            new SqlStatement(sql, ps -> SqlStatement.bindAll(ps, new Object[params]), scope));
+      }
+    }
+    PipelinedStatements.execute(db.connection(), statements);
+
+    assertThat(db.sql)
+        .containsExactly(String.join(";\n", load, load, returning, returning, selected, selected));
+    assertThat(MultiRowInsert.sql("INSERT INTO a VALUES (f('(', ?), ?)", 2))
+        .as("parentheses inside literals do not end the row")
+        .isEqualTo("INSERT INTO a VALUES (f('(', ?), ?), (f('(', ?), ?)");
+  }
+
+  @Test
+  void aRunLongerThanTheRowLimitIsSplit() throws Exception {
+    Recorder db = new Recorder();
+    List<SqlStatement> rows = new ArrayList<>();
+    for (long i = 0; i < MultiRowInsert.MAX_ROWS + 1; i++) {
+      rows.add(SqlStatement.of("INSERT INTO log (v) VALUES (?)", i));
+    }
+    PipelinedStatements.execute(db.connection(), rows);
+
+    assertThat(db.sql).hasSize(1);
+    assertThat(db.sql.get(0).split(";\n"))
+        .extracting(sql -> PipelinedStatements.parameters(sql))
+        .containsExactly(MultiRowInsert.MAX_ROWS, 1);
+    assertThat(db.calls).contains("setLong(" + (MultiRowInsert.MAX_ROWS + 1) + ", 64)");
+  }
+
+  @Test
   void aBinderThatDoesMoreThanSetParametersIsRefused() {
     Recorder db = new Recorder();
     assertThatThrownBy(
