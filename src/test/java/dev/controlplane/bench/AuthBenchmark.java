@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 /**
@@ -40,10 +41,8 @@ public final class AuthBenchmark {
   private static final int THREADS = Integer.getInteger("bench.threads", 8);
   private static final Duration DURATION = Duration.ofSeconds(Long.getLong("bench.seconds", 20));
   private static final Duration CRYPTO = Duration.ofSeconds(Long.getLong("bench.cryptoSeconds", 5));
-  // Unmeasured exchanges first, long enough for the node's JIT to finish compiling the exchange
-  // path: its compiler threads' CPU would otherwise count as the exchanges' (docs/benchmarks.md).
-  private static final Duration WARM_UP =
-      Duration.ofSeconds(Long.getLong("bench.warmUpSeconds", 30));
+  // Upstream tokens for the measured part, minted up front; the warm-up mints its own as it goes
+  // (its clients' CPU is not measured).
   private static final int TOKENS = Integer.getInteger("bench.tokens", 60_000);
 
   public static void main(String[] args) throws Exception {
@@ -116,19 +115,18 @@ public final class AuthBenchmark {
   }
 
   private static List<String> upstreamTokens() {
-    JWSHeader.Builder header = OidcProvider.es256("bench");
-    ECKey key = OidcProvider.key("bench");
     return IntStream.range(0, TOKENS)
         .parallel()
-        .mapToObj(
-            i ->
-                OidcProvider.sign(
-                    key,
-                    header,
-                    OidcProvider.claims("bench", "client-" + i)
-                        .claim("groups", List.of("clients"))
-                        .build()))
+        .mapToObj(i -> upstreamToken("client-" + i))
         .toList();
+  }
+
+  /** A token of the test provider for {@code subject}, granted through the group edge. */
+  private static String upstreamToken(String subject) {
+    return OidcProvider.sign(
+        OidcProvider.key("bench"),
+        OidcProvider.es256("bench"),
+        OidcProvider.claims("bench", subject).claim("groups", List.of("clients")).build());
   }
 
   /** Exchanges per second, and the node's CPU time per exchange. */
@@ -136,16 +134,25 @@ public final class AuthBenchmark {
 
   private static Measured exchanges(int port, List<String> tokens, long nodePid) throws Exception {
     ConcurrentLinkedQueue<String> queue = new ConcurrentLinkedQueue<>(tokens);
-    // Warm-up: JIT, connection pools, the issuer's key set.
-    long[] warm = run(port, queue, WARM_UP);
     CpuMeter node = CpuMeter.of("node", nodePid);
+    // Warm-up: JIT, connection pools, the issuer's key set; on subjects of its own.
+    AtomicLong warmSubjects = new AtomicLong();
+    long warm =
+        WarmUp.untilSettled(
+            "token exchanges",
+            node,
+            time -> {
+              long[] n =
+                  run(port, () -> upstreamToken("warm-" + warmSubjects.incrementAndGet()), time);
+              return n[0] + n[1];
+            });
     CpuMeter postgres = CpuMeter.postgres();
     CpuMeter clients = CpuMeter.clients();
     Duration nodeBefore = node.total();
     Duration postgresBefore = postgres.total();
     Duration clientsBefore = clients.total();
     long start = System.nanoTime();
-    long[] counts = run(port, queue, DURATION);
+    long[] counts = run(port, queue::poll, DURATION);
     double seconds = (System.nanoTime() - start) / 1e9;
     long all = counts[0] + counts[1];
     double nodeMillis = node.millisPer(nodeBefore, all);
@@ -155,9 +162,9 @@ public final class AuthBenchmark {
         nodeMillis,
         postgres.millisPer(postgresBefore, all),
         clients.millisPer(clientsBefore, all),
-        warm[0] + warm[1]);
-    if (counts[1] + warm[1] > 0) {
-      System.out.printf("(%d exchanges failed)%n", counts[1] + warm[1]);
+        warm);
+    if (counts[1] > 0) {
+      System.out.printf("(%d exchanges failed)%n", counts[1]);
     }
     if (queue.isEmpty()) {
       System.out.println("(ran out of upstream tokens: raise -Dbench.tokens)");
@@ -165,9 +172,11 @@ public final class AuthBenchmark {
     return new Measured(counts[0] / seconds, nodeMillis);
   }
 
-  /** {@link #THREADS} clients exchanging tokens for {@code time}: {succeeded, failed}. */
-  private static long[] run(int port, ConcurrentLinkedQueue<String> queue, Duration time)
-      throws Exception {
+  /**
+   * {@link #THREADS} clients exchanging tokens for {@code time}, or until {@code tokens} gives
+   * null: {succeeded, failed}.
+   */
+  private static long[] run(int port, Supplier<String> tokens, Duration time) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     AtomicLong done = new AtomicLong();
     AtomicLong failed = new AtomicLong();
@@ -178,7 +187,7 @@ public final class AuthBenchmark {
           pool.submit(
               () -> {
                 String token;
-                while (System.nanoTime() < deadline && (token = queue.poll()) != null) {
+                while (System.nanoTime() < deadline && (token = tokens.get()) != null) {
                   (exchange(port, token) == 200 ? done : failed).incrementAndGet();
                 }
               }));

@@ -22,8 +22,6 @@ public final class PairedBuildsBenchmark {
 
   private static final int ROUNDS = Integer.getInteger("bench.rounds", 10);
   private static final Duration BURST = Duration.ofSeconds(Long.getLong("bench.burstSeconds", 5));
-  private static final Duration WARM_UP =
-      Duration.ofSeconds(Long.getLong("bench.warmUpSeconds", 30));
 
   /** One build under comparison: its node, its two kinds of writes, its totals per kind. */
   private static final class Build implements AutoCloseable {
@@ -105,7 +103,7 @@ public final class PairedBuildsBenchmark {
       double[][] ratios = new double[kinds.length][ROUNDS];
       for (Build build : builds) {
         for (Target t : build.targets) {
-          SideBySideBenchmark.writes(t, WARM_UP, List.of()); // unmeasured
+          SideBySideBenchmark.warmUp(t, build.meters.get(0));
         }
       }
       for (int r = 0; r < ROUNDS; r++) {

@@ -34,11 +34,9 @@ public final class SideBySideBenchmark {
   private static final int RATE = Integer.getInteger("bench.rate", 100);
   private static final Duration STEADY_TIME =
       Duration.ofSeconds(Long.getLong("bench.steadySeconds", 20));
-  // Each phase first runs this long unmeasured. A node's JIT needs about half a minute of writes on
-  // two shared cores to finish compiling a write path: after 5 s a gRPC write still cost the node
-  // twice its CPU, and an HTTP write three times (docs/benchmarks.md, "Tenth session").
-  private static final Duration WARM_UP =
-      Duration.ofSeconds(Long.getLong("bench.warmUpSeconds", 30));
+  // The lag phases first run this long unmeasured; the write phases until the server's CPU per
+  // write settles (WarmUp).
+  private static final Duration WARM_UP = WarmUp.MIN;
 
   public static void main(String[] args) throws Exception {
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
@@ -57,10 +55,10 @@ public final class SideBySideBenchmark {
           List.of(new EtcdTarget(etcd, 10), new ControlPlaneTarget(httpPort, grpcPort, db, 10));
       List<Target> writers = new ArrayList<>(targets);
       writers.add(new ControlPlaneGrpcWrites(httpPort, grpcPort, WRITERS, "bench"));
-      List<CpuMeter> controlPlane =
-          List.of(CpuMeter.of("node", server.serverPid()), CpuMeter.postgres());
+      CpuMeter node = CpuMeter.of("node", server.serverPid());
+      List<CpuMeter> controlPlane = List.of(node, CpuMeter.postgres());
       for (Target t : writers) {
-        writes(t, WARM_UP, List.of());
+        warmUp(t, t instanceof EtcdTarget ? CpuMeter.of("etcd", etcd.pid()) : node);
       }
       for (Target t : writers) {
         writes(
@@ -121,6 +119,11 @@ public final class SideBySideBenchmark {
           .append(String.format(" %.3f ms", burst.cpu()[i]));
     }
     System.out.printf("%-13s   CPU per write: %s%n", "", cpu);
+  }
+
+  /** {@link #WRITERS} writers, unmeasured, until {@code server}'s CPU per write settles. */
+  static void warmUp(Target target, CpuMeter server) throws Exception {
+    WarmUp.untilSettled(target.name(), server, time -> burst(target, time, List.of()).count());
   }
 
   /** {@link #WRITERS} writers for {@code time}, and what each of {@code servers} spent. */
