@@ -8,8 +8,8 @@ import java.util.Locale;
 /**
  * Unmeasured load until the server's CPU per operation stops falling. A JVM on two cores that it
  * shares with its load keeps compiling for minutes, and its compiler threads' CPU counts as the
- * server's: a node that exchanged tokens for 30 s still spent a fifth of its CPU in C2, and its CPU
- * per exchange fell from 2.6 to 1.6 ms by 120 s (docs/benchmarks.md, "Eleventh session").
+ * server's: a node that had exchanged tokens for 30 s still gave C2 about a fifth of its CPU, and
+ * its CPU per exchange fell from 2.6 to 1.6 ms by 120 s (docs/benchmarks.md, "Eleventh session").
  *
  * <p>The load runs in slices of {@code bench.warmUpSliceSeconds} (10). It stops once at least
  * {@code bench.warmUpSeconds} (30) have passed and the last two slices each cost the server no less
