@@ -13,11 +13,16 @@ import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.Names;
+import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
 import dev.controlplane.proto.v1.*;
 import dev.controlplane.rbac.Action;
 import dev.controlplane.rbac.RbacObject;
 import io.grpc.stub.StreamObserver;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Supplier;
 
 /**
@@ -67,21 +72,42 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     }
   }
 
+  /**
+   * Answers once the stream's batch commits, without a thread waiting for it: the answer goes out
+   * from the call's event loop, so the pipeline hands each commit to the loop that writes it.
+   */
   @Override
   public void createStream(CreateStreamRequest r, StreamObserver<CreateStreamResponse> out) {
-    answer(
-        out,
-        () -> {
-          requireStreamManage(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
-          var created =
-              streams.createStream(
-                  StreamSpecs.toStream(
-                      codec, r.getTenantId(), r.getNamespace(), r.getStream(), r.getSpec()));
-          return CreateStreamResponse.newBuilder()
-              .setStreamId(created.key())
-              .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
-              .build();
-        });
+    CompletableFuture<Stream> created;
+    try {
+      requireStreamManage(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
+      created =
+          streams.createStreamAsync(
+              StreamSpecs.toStream(
+                  codec, r.getTenantId(), r.getNamespace(), r.getStream(), r.getSpec()));
+    } catch (RuntimeException e) {
+      out.onError(GrpcStatus.of(e));
+      return;
+    }
+    Executor loop = TransportThread.EVENT_LOOP.get();
+    created.whenCompleteAsync(
+        (stream, error) -> {
+          if (error != null) {
+            out.onError(
+                GrpcStatus.of(
+                    error instanceof CompletionException c && c.getCause() != null
+                        ? c.getCause()
+                        : error));
+            return;
+          }
+          out.onNext(
+              CreateStreamResponse.newBuilder()
+                  .setStreamId(stream.key())
+                  .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
+                  .build());
+          out.onCompleted();
+        },
+        loop != null ? loop : ForkJoinPool.commonPool());
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
+import dev.controlplane.write.Operation;
 import dev.controlplane.write.WriteContext;
 import dev.controlplane.write.WritePipeline;
 import dev.controlplane.write.WriteState;
@@ -21,6 +22,7 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Creates streams with their initial placement, changes their mutable settings, and deletes them (a
@@ -37,15 +39,23 @@ public class StreamService {
    * included).
    */
   public Stream createStream(Stream stream) {
-    return pipeline.execute(
-        write -> {
-          requireNamespace(write.state(), stream.ref());
-          if (write.state().streamInAnyState(stream.ref()).isPresent()) {
-            throw new ControlPlaneException(
-                ErrorCode.ALREADY_EXISTS, "stream " + stream.ref() + " already exists");
-          }
-          return create(write, stream);
-        });
+    return pipeline.execute(creation(stream));
+  }
+
+  /** {@link #createStream} without waiting: completes on the write pipeline's thread. */
+  public CompletableFuture<Stream> createStreamAsync(Stream stream) {
+    return pipeline.commitAsync(creation(stream));
+  }
+
+  private static Operation<Stream> creation(Stream stream) {
+    return write -> {
+      requireNamespace(write.state(), stream.ref());
+      if (write.state().streamInAnyState(stream.ref()).isPresent()) {
+        throw new ControlPlaneException(
+            ErrorCode.ALREADY_EXISTS, "stream " + stream.ref() + " already exists");
+      }
+      return create(write, stream);
+    };
   }
 
   /**

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -167,6 +168,26 @@ public class WritePipeline {
 
   public <R> R execute(Operation<R> op) {
     return execute(op, WriteMode.COMMIT);
+  }
+
+  /**
+   * Submits {@code op} to commit and returns without waiting: the future completes on the pipeline
+   * thread with the outcome or the error {@link #execute} would throw, including its time limit.
+   * For adapters that answer from their own transport thread, so that no thread blocks per write.
+   */
+  public <R> CompletableFuture<R> commitAsync(Operation<R> op) {
+    return submit(op, WriteMode.COMMIT)
+        .orTimeout(WAIT_SECONDS, TimeUnit.SECONDS)
+        .exceptionallyCompose(
+            e -> {
+              Throwable cause =
+                  e instanceof CompletionException c && c.getCause() != null ? c.getCause() : e;
+              return CompletableFuture.failedFuture(
+                  cause instanceof TimeoutException t
+                      ? ControlPlaneException.unavailable(
+                          "the write did not complete in time; retry", t)
+                      : cause);
+            });
   }
 
   /** The image as last committed by this leader, for reads that plan without writing. */
