@@ -9,6 +9,8 @@ import dev.controlplane.cluster.LeaderDuties;
 import dev.controlplane.cluster.NodeLeadership;
 import dev.controlplane.config.AuthConfig;
 import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.config.FileConfigSource;
+import dev.controlplane.config.SettingProblems;
 import dev.controlplane.config.Settings;
 import dev.controlplane.config.TlsConfig;
 import dev.controlplane.db.SchemaMigrations;
@@ -80,9 +82,12 @@ public class ServiceLifecycle {
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
     try {
-      config.validate();
-      authConfig.validate();
-      tlsConfig.validate();
+      FileConfigSource.requireValid();
+      SettingProblems problems = new SettingProblems();
+      config.validate(problems);
+      authConfig.validate(problems);
+      tlsConfig.validate(problems);
+      problems.throwIfAny();
       tls = TransportSecurity.open(tlsConfig.settings());
       warnAboutMissingCredentials();
       new SchemaMigrations(directDataSource).prepare(config.dbMigrate());

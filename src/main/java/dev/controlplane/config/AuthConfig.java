@@ -178,17 +178,26 @@ public class AuthConfig {
     return bootstrapToken.filter(s -> !s.isBlank());
   }
 
-  /** Parses every setting once, so a bad value stops the start instead of a later request. */
-  public void validate() {
-    devMode();
-    allowHttp();
-    bootstrapEnabled();
-    allowedAlgorithms();
-    allowedNetworks();
-    clockSkew();
-    jwksCacheTtl();
-    jwksRefreshInterval();
-    keyRotationCheckInterval();
+  /**
+   * Parses every setting once, so a bad value stops the start instead of a later request; each
+   * invalid one goes to {@code problems}.
+   */
+  public void validate(SettingProblems problems) {
+    problems.check(this::devMode);
+    problems.check(this::allowHttp);
+    problems.check(this::bootstrapEnabled);
+    problems.check(this::allowedAlgorithms);
+    problems.check(this::allowedNetworks);
+    problems.check(this::clockSkew);
+    problems.check(this::jwksCacheTtl);
+    problems.check(this::jwksRefreshInterval);
+    problems.check(this::keyRotationCheckInterval);
+    problems.check(this::lifetimes);
+    problems.check(this::keyEncryption);
+    problems.check(this::bootstrap);
+  }
+
+  private void lifetimes() {
     if (tokenTtl().isZero() || jwksMaxAge().isZero()) {
       throw new InvalidSettingException(
           "SERVICE_CONTROLPLANE_TOKEN_TTL and SERVICE_CONTROLPLANE_JWKS_MAX_AGE must be positive");
@@ -198,12 +207,18 @@ public class AuthConfig {
           "SERVICE_CONTROLPLANE_KEY_ROTATION_PERIOD must be longer than"
               + " SERVICE_CONTROLPLANE_JWKS_MAX_AGE + SERVICE_CONTROLPLANE_TOKEN_TTL");
     }
+  }
+
+  private void keyEncryption() {
     if (keyEncryptionKey().isEmpty() && !devMode()) {
       throw new InvalidSettingException(
           "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not set: it protects the stored signing keys"
               + " (base64 of 32 random bytes, e.g. `openssl rand -base64 32`);"
               + " only SERVICE_CONTROLPLANE_DEV_MODE=true starts without it");
     }
+  }
+
+  private void bootstrap() {
     if (bootstrapEnabled() && (bootstrapBindAddr().isEmpty() || bootstrapToken().isEmpty())) {
       throw new InvalidSettingException(
           "SERVICE_BOOTSTRAP_ENABLED=true needs SERVICE_BOOTSTRAP_BIND_ADDR (host:port) and SERVICE_BOOTSTRAP_TOKEN");

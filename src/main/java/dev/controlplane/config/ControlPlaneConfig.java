@@ -278,35 +278,43 @@ public class ControlPlaneConfig {
             Integer.MAX_VALUE);
   }
 
-  /** Parses every setting once, so a bad value stops the start instead of a later task. */
-  public void validate() {
-    FileConfigSource.requireValid();
-    grpcPort();
-    httpPort();
-    dbMigrate();
-    heartbeatInterval();
-    watchProgressInterval();
-    watchStallTimeout();
-    retentionPeriod();
-    retentionCheckInterval();
-    auditRetention();
-    streamDeleteGrace();
-    streamPurgeInterval();
-    watchWindow();
-    retentionMinVersions();
-    httpMaxBody();
-    snapshotChunkBytes();
-    if (raftFailureTimeout().toMillis() < 500) {
-      throw Settings.invalid(
-          "service.controlplane.raft.failure.timeout", raftFailureTimeout, "is below 500ms");
-    }
-    var members = clusterMembers();
-    if (!members.isEmpty() && !members.contains(nodeId)) {
-      throw Settings.invalid(
-          "service.controlplane.node.id",
-          nodeId,
-          "is not one of SERVICE_CONTROLPLANE_CLUSTER_MEMBERS " + members.ids());
-    }
+  /**
+   * Parses every setting once, so a bad value stops the start instead of a later task; each invalid
+   * one goes to {@code problems}.
+   */
+  public void validate(SettingProblems problems) {
+    problems.check(this::grpcPort);
+    problems.check(this::httpPort);
+    problems.check(this::dbMigrate);
+    problems.check(this::heartbeatInterval);
+    problems.check(this::watchProgressInterval);
+    problems.check(this::watchStallTimeout);
+    problems.check(this::retentionPeriod);
+    problems.check(this::retentionCheckInterval);
+    problems.check(this::auditRetention);
+    problems.check(this::streamDeleteGrace);
+    problems.check(this::streamPurgeInterval);
+    problems.check(this::watchWindow);
+    problems.check(this::retentionMinVersions);
+    problems.check(this::httpMaxBody);
+    problems.check(this::snapshotChunkBytes);
+    problems.check(
+        () -> {
+          if (raftFailureTimeout().toMillis() < 500) {
+            throw Settings.invalid(
+                "service.controlplane.raft.failure.timeout", raftFailureTimeout, "is below 500ms");
+          }
+        });
+    problems.check(
+        () -> {
+          var members = clusterMembers();
+          if (!members.isEmpty() && !members.contains(nodeId)) {
+            throw Settings.invalid(
+                "service.controlplane.node.id",
+                nodeId,
+                "is not one of SERVICE_CONTROLPLANE_CLUSTER_MEMBERS " + members.ids());
+          }
+        });
   }
 
   /**

@@ -157,11 +157,12 @@ public class TlsConfig {
     return format;
   }
 
-  public void validate() {
-    environmentOnly(CERT, certPath.orElse(""));
-    environmentOnly(LOG_FORMAT, logFormat);
-    settings();
-    logFormat();
+  /** Each invalid setting goes to {@code problems}. */
+  public void validate(SettingProblems problems) {
+    problems.check(() -> environmentOnly(CERT, certPath.orElse("")));
+    problems.check(() -> environmentOnly(LOG_FORMAT, logFormat));
+    problems.check(this::settings);
+    problems.check(this::logFormat);
   }
 
   /**
