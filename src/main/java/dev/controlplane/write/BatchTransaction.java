@@ -5,8 +5,6 @@ import dev.controlplane.audit.AuditRecord;
 import dev.controlplane.error.LeaderHint;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.model.MetadataUpdate;
-import dev.controlplane.metadata.model.ShardPlacement;
-import dev.controlplane.metadata.model.ShardPlacement.ShardAssignment;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,14 +12,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The one PostgreSQL transaction of a batch, its statements from BEGIN to COMMIT sent in one round
  * trip ({@link PipelinedStatements}, up to 64 statements each). The first statement fences and
  * assigns the versions; the operations' rows follow (runs of the same SQL joined where safe by
- * {@link StatementOrder}), then the log entries, the audit rows and the broker counts.
+ * {@link StatementOrder}), then the log entries and the audit rows.
  *
  * <p>When no operation of the batch reads the database, the first statement is {@code UPDATE
  * cluster_state SET metadata_version = new WHERE leader_term = mine AND metadata_version =
@@ -48,11 +44,6 @@ final class BatchTransaction {
   private static final String DIVISION_BY_ZERO = "22012";
   private static final SqlStatement BEGIN = SqlStatement.of("BEGIN");
   private static final SqlStatement COMMIT = SqlStatement.of("COMMIT");
-  // CHECK constraints apply to the proposed row before ON CONFLICT, hence greatest().
-  private static final String LOAD =
-      "INSERT INTO broker_load (broker, replicas, leaders) VALUES (?, greatest(?, 0),"
-          + " greatest(?, 0)) ON CONFLICT (broker) DO UPDATE SET replicas = broker_load.replicas"
-          + " + ?, leaders = broker_load.leaders + ?";
 
   private final Connection connection;
   private final long term;
@@ -63,7 +54,6 @@ final class BatchTransaction {
   private boolean open;
   private final List<SqlStatement> pending = new ArrayList<>();
   private final List<SqlStatement> logRows = new ArrayList<>();
-  private final Map<String, int[]> loadDelta = new TreeMap<>();
   private final List<MetadataUpdate> updates = new ArrayList<>();
   private final List<AuditRecord> audited = new ArrayList<>();
   private boolean authChanged;
@@ -81,10 +71,6 @@ final class BatchTransaction {
     updates.addAll(op.updates);
     audited.addAll(op.auditRecords);
     authChanged |= op.authChanged;
-    for (ShardPlacement[] change : op.placementChanges) {
-      count(change[0], -1);
-      count(change[1], 1);
-    }
   }
 
   List<MetadataUpdate> updates() {
@@ -154,7 +140,6 @@ final class BatchTransaction {
     pending.clear();
     rest.addAll(logRows);
     rest.addAll(auditRows());
-    rest.addAll(loadStatements());
     rest.add(COMMIT);
     open = true;
     try {
@@ -218,29 +203,6 @@ final class BatchTransaction {
   private void flush() throws SQLException {
     PipelinedStatements.execute(connection, StatementOrder.grouped(pending));
     pending.clear();
-  }
-
-  private void count(ShardPlacement placement, int sign) {
-    if (placement == null) {
-      return;
-    }
-    for (ShardAssignment a : placement.placements()) {
-      for (String replica : a.replicas()) {
-        loadDelta.computeIfAbsent(replica, b -> new int[2])[0] += sign;
-      }
-      loadDelta.computeIfAbsent(a.leader(), b -> new int[2])[1] += sign;
-    }
-  }
-
-  private List<SqlStatement> loadStatements() {
-    List<SqlStatement> out = new ArrayList<>();
-    loadDelta.forEach(
-        (broker, d) -> {
-          if (d[0] != 0 || d[1] != 0) {
-            out.add(SqlStatement.of(LOAD, broker, d[0], d[1], d[0], d[1]));
-          }
-        });
-    return out;
   }
 
   /** A failed fencing check found while reading, carried out of {@link WriteContext#query}. */

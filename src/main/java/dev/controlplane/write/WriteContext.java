@@ -52,7 +52,6 @@ public final class WriteContext {
   final List<SqlStatement> statements = new ArrayList<>();
   final List<MetadataUpdate> updates = new ArrayList<>();
   final List<SqlStatement> logRows = new ArrayList<>();
-  final List<ShardPlacement[]> placementChanges = new ArrayList<>();
   final List<AuditEntry> auditEntries = new ArrayList<>();
   final List<AuditRecord> auditRecords = new ArrayList<>();
   private boolean routine;
@@ -220,7 +219,6 @@ public final class WriteContext {
           state.withLoadChange(
               before == null ? List.of() : before.placements(),
               after == null ? List.of() : after.placements());
-      placementChanges.add(new ShardPlacement[] {before, after});
     }
     updates.add(update);
     logRows.add(logRow(update));

@@ -76,7 +76,7 @@ class DryRunIT {
     http.put("/v1/tenants/dryst", Http.tenant("dryst", ""));
     http.put("/v1/tenants/dryst/namespaces/ns", Http.namespace("dryst", "ns", ""));
     long head = TestDatabase.headVersion();
-    var load = TestDatabase.brokerLoadTable();
+    var load = TestDatabase.brokerLoad();
     var wide =
         http.put(
             "/v1/tenants/dryst/namespaces/ns/streams/wide?dryRun=All",
@@ -88,7 +88,7 @@ class DryRunIT {
             Http.stream("dryst", "ns", "s", 2, 1));
     assertThat(planned.status()).as(planned.body()).isEqualTo(201);
     assertThat(TestDatabase.headVersion()).isEqualTo(head);
-    assertThat(TestDatabase.brokerLoadTable()).as("no placement was kept").isEqualTo(load);
+    assertThat(TestDatabase.brokerLoad()).as("no placement was kept").isEqualTo(load);
     assertThat(http.get("/v1/tenants/dryst/namespaces/ns/streams/s").status()).isEqualTo(404);
 
     http.put("/v1/tenants/dryst/namespaces/ns/streams/s", Http.stream("dryst", "ns", "s", 2, 1));

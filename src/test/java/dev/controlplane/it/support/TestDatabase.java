@@ -84,18 +84,9 @@ public final class TestDatabase {
     }
   }
 
-  /** broker_load as the server keeps it, without brokers at zero. */
-  public static java.util.Map<String, List<Long>> brokerLoadTable() throws SQLException {
-    return loads(
-        "SELECT broker, replicas, leaders FROM broker_load WHERE replicas > 0 OR leaders > 0");
-  }
-
-  /** The same counts recomputed from every placement. */
-  public static java.util.Map<String, List<Long>> brokerLoadRecount() throws SQLException {
-    return loads(
-        "SELECT r.name, count(*), count(*) FILTER (WHERE r.name = e->>'leader')"
-            + " FROM shard_placements p, jsonb_array_elements(p.placements) e,"
-            + " jsonb_array_elements_text(e->'replicas') r(name) GROUP BY r.name");
+  /** Replicas and leaderships per broker, as the {@code broker_load} view counts them. */
+  public static java.util.Map<String, List<Long>> brokerLoad() throws SQLException {
+    return loads("SELECT broker, replicas, leaders FROM broker_load");
   }
 
   private static java.util.Map<String, List<Long>> loads(String sql) throws SQLException {
