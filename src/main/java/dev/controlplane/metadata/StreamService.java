@@ -2,7 +2,6 @@ package dev.controlplane.metadata;
 
 import dev.controlplane.audit.AuditEntry;
 import dev.controlplane.broker.BrokerHealthQueries;
-import dev.controlplane.broker.BrokerLoad;
 import dev.controlplane.broker.PlacementPlanner;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.error.ControlPlaneException;
@@ -162,17 +161,9 @@ public class StreamService {
   }
 
   private static ShardPlacement newPlacement(WriteState state, Stream stream) {
-    List<BrokerLoad> load =
-        state.activeBrokers().stream()
-            .map(
-                b -> {
-                  var counts = state.load(b.name());
-                  return new BrokerLoad(b, counts.replicas(), counts.leaders());
-                })
-            .toList();
     var shards =
         PlacementPlanner.placeShards(
-            stream.spec().shards(), stream.spec().replicationFactor(), load);
+            stream.spec().shards(), stream.spec().replicationFactor(), state.ranking());
     return new ShardPlacement(stream.tenant(), stream.namespace(), stream.name(), shards, 0);
   }
 

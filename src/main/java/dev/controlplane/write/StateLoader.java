@@ -4,7 +4,6 @@ import dev.controlplane.metadata.kind.Kind;
 import dev.controlplane.metadata.kind.Kinds;
 import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.ResourceKind;
-import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.snapshot.MetadataImage;
 import dev.controlplane.write.WriteState.DeletedStream;
@@ -49,13 +48,8 @@ public final class StateLoader {
         readKind(c, Kinds.of(kind), current, deleting);
       }
       c.commit();
-      MetadataImage image = MetadataImage.of(version, current);
-      WriteState state =
-          new WriteState(term, image, TreePMap.fromSortedMap(deleting), TreePMap.empty());
-      for (Resource r : image.map(ResourceKind.SHARD_PLACEMENT).values()) {
-        state = state.withLoadChange(List.of(), ((ShardPlacement) r).placements());
-      }
-      return state;
+      return WriteState.of(
+          term, MetadataImage.of(version, current), TreePMap.fromSortedMap(deleting));
     } catch (SQLException | RuntimeException e) {
       c.rollback();
       throw e;

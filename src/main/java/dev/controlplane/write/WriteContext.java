@@ -7,6 +7,7 @@ import dev.controlplane.audit.AuditRecord;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.kind.Kind;
 import dev.controlplane.metadata.kind.Kinds;
+import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.MetadataUpdate;
 import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.ShardPlacement;
@@ -199,9 +200,14 @@ public final class WriteContext {
     long version = state.version() + 1;
     R versioned = (R) resource.withVersion(version);
     MetadataUpdate update = new MetadataUpdate(version, type, versioned, previous);
+    Broker brokerBefore =
+        versioned instanceof Broker b ? state.image().broker(b.name()).orElse(null) : null;
     state = state.withImage(state.image().replay(update));
     Kind<?> kind = Kinds.of(versioned);
     boolean rowGoes = type == UpdateType.DELETE && !(versioned instanceof Stream);
+    if (versioned instanceof Broker b) {
+      state = state.withBrokerChange(brokerBefore, rowGoes ? null : b);
+    }
     // A tenant's row takes its RBAC rows, issuers and keys with it (ON DELETE CASCADE).
     authChanged |= rowGoes && versioned instanceof Tenant;
     String scope = StatementOrder.scopeOf(versioned);

@@ -1,29 +1,50 @@
 package dev.controlplane.write;
 
 import dev.controlplane.metadata.model.Broker;
+import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.ResourceKind;
+import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.ShardPlacement.ShardAssignment;
 import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
 import dev.controlplane.metadata.snapshot.MetadataImage;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.pcollections.TreePMap;
 
 /**
  * The leader's write model: the metadata image plus what only writes need — deleted streams waiting
- * for their purge, and each broker's shard counts. Immutable and structure-sharing like the image,
- * so keeping the committed state while a batch builds the next one costs nothing, and discarding a
- * refused operation or a failed batch is dropping a reference.
+ * for their purge, each broker's shard counts, and the active brokers ranked by load for placement.
+ * Immutable and structure-sharing like the image, so keeping the committed state while a batch
+ * builds the next one costs nothing, and discarding a refused operation or a failed batch is
+ * dropping a reference.
  *
  * @param term the fencing term the state was loaded for; a new term reloads it
+ * @param loads replicas and leaderships per broker that holds any, active or not
+ * @param ranking the active brokers with their loads, in placement order
  */
 public record WriteState(
     long term,
     MetadataImage image,
     TreePMap<String, DeletedStream> deleting,
-    TreePMap<String, BrokerCounts> loads) {
+    TreePMap<String, BrokerCounts> loads,
+    BrokerRanking ranking) {
+
+  /** The state of {@code image}: the counts derived from its placements, its brokers ranked. */
+  public static WriteState of(
+      long term, MetadataImage image, TreePMap<String, DeletedStream> deleting) {
+    WriteState state = new WriteState(term, image, deleting, TreePMap.empty(), BrokerRanking.EMPTY);
+    for (Resource r : image.map(ResourceKind.SHARD_PLACEMENT).values()) {
+      state = state.withLoadChange(List.of(), ((ShardPlacement) r).placements());
+    }
+    for (Broker b : image.brokers()) {
+      state = state.withBrokerChange(null, b);
+    }
+    return state;
+  }
 
   /** A stream deleted but not purged: its name stays taken until {@code purgeAfter}. */
   public record DeletedStream(Stream stream, Instant purgeAfter) {}
@@ -62,36 +83,65 @@ public record WriteState(
     return loads.getOrDefault(broker, BrokerCounts.NONE);
   }
 
-  /** The active brokers, in name order. */
-  public List<Broker> activeBrokers() {
-    return image.brokers().stream().filter(b -> b.status() == Broker.Status.ACTIVE).toList();
-  }
-
   WriteState withImage(MetadataImage next) {
-    return new WriteState(term, next, deleting, loads);
+    return new WriteState(term, next, deleting, loads, ranking);
   }
 
   WriteState withDeleting(TreePMap<String, DeletedStream> next) {
-    return new WriteState(term, image, next, loads);
+    return new WriteState(term, image, next, loads, ranking);
   }
 
-  /** The counts after a placement changed from {@code before} to {@code after}. */
+  /**
+   * The counts after a placement changed from {@code before} to {@code after}; an active broker
+   * whose counts moved moves in the ranking.
+   */
   WriteState withLoadChange(List<ShardAssignment> before, List<ShardAssignment> after) {
-    TreePMap<String, BrokerCounts> next = loads;
-    next = count(next, before, -1);
-    next = count(next, after, 1);
-    return new WriteState(term, image, deleting, next);
+    Map<String, int[]> delta = new TreeMap<>();
+    count(delta, before, -1);
+    count(delta, after, 1);
+    TreePMap<String, BrokerCounts> nextLoads = loads;
+    BrokerRanking nextRanking = ranking;
+    for (var e : delta.entrySet()) {
+      String name = e.getKey();
+      BrokerCounts was = load(name);
+      BrokerCounts now = was.plus(e.getValue()[0], e.getValue()[1]);
+      nextLoads = nextLoads.plus(name, now);
+      Broker broker = image.broker(name).orElse(null);
+      if (broker != null) {
+        BrokerLoad ranked = loadOf(broker, was);
+        if (nextRanking.contains(ranked)) {
+          nextRanking = nextRanking.replace(ranked, loadOf(broker, now));
+        }
+      }
+    }
+    return new WriteState(term, image, deleting, nextLoads, nextRanking);
   }
 
-  private static TreePMap<String, BrokerCounts> count(
-      TreePMap<String, BrokerCounts> loads, List<ShardAssignment> shards, int sign) {
+  /**
+   * The ranking after a broker changed from {@code before} to {@code after} (either null when it
+   * was added or removed): only active brokers are ranked.
+   */
+  WriteState withBrokerChange(Broker before, Broker after) {
+    BrokerRanking next = ranking;
+    if (before != null && before.status() == Broker.Status.ACTIVE) {
+      next = next.minus(loadOf(before, load(before.name())));
+    }
+    if (after != null && after.status() == Broker.Status.ACTIVE) {
+      next = next.plus(loadOf(after, load(after.name())));
+    }
+    return new WriteState(term, image, deleting, loads, next);
+  }
+
+  private static BrokerLoad loadOf(Broker broker, BrokerCounts counts) {
+    return new BrokerLoad(broker, counts.replicas(), counts.leaders());
+  }
+
+  private static void count(Map<String, int[]> delta, List<ShardAssignment> shards, int sign) {
     for (ShardAssignment a : shards) {
       for (String replica : a.replicas()) {
-        loads = loads.plus(replica, loads.getOrDefault(replica, BrokerCounts.NONE).plus(sign, 0));
+        delta.computeIfAbsent(replica, b -> new int[2])[0] += sign;
       }
-      String leader = a.leader();
-      loads = loads.plus(leader, loads.getOrDefault(leader, BrokerCounts.NONE).plus(0, sign));
+      delta.computeIfAbsent(a.leader(), b -> new int[2])[1] += sign;
     }
-    return loads;
   }
 }

@@ -1,12 +1,12 @@
 package dev.controlplane.bench;
 
-import dev.controlplane.broker.BrokerLoad;
 import dev.controlplane.broker.PlacementPlanner;
 import dev.controlplane.broker.rebalance.RebalancePlanner;
 import dev.controlplane.broker.rebalance.Strategy;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.ShardPlacement.ShardAssignment;
+import dev.controlplane.write.BrokerLoad;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

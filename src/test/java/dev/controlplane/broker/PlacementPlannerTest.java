@@ -8,6 +8,7 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.ShardPlacement.ShardAssignment;
+import dev.controlplane.write.BrokerLoad;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -31,7 +31,7 @@ class PipelineAuditTest {
   private final List<Object> outcomes = new ArrayList<>();
 
   private static WriteState empty() {
-    return new WriteState(1, MetadataImage.empty(), TreePMap.empty(), TreePMap.empty());
+    return WriteState.of(1, MetadataImage.empty(), TreePMap.empty());
   }
 
   private static Pending<Object> pending(Operation<Object> op, WriteMode mode, Actor actor) {

@@ -2,12 +2,12 @@ package dev.controlplane.broker.rebalance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.controlplane.broker.BrokerLoad;
 import dev.controlplane.broker.PlacementPlanner;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.ShardPlacement.ShardAssignment;
 import dev.controlplane.metadata.model.StreamRef;
+import dev.controlplane.write.BrokerLoad;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
