@@ -86,14 +86,10 @@ public final class TestDatabase {
 
   /** Replicas and leaderships per broker, as the {@code broker_load} view counts them. */
   public static java.util.Map<String, List<Long>> brokerLoad() throws SQLException {
-    return loads("SELECT broker, replicas, leaders FROM broker_load");
-  }
-
-  private static java.util.Map<String, List<Long>> loads(String sql) throws SQLException {
     java.util.Map<String, List<Long>> out = new java.util.TreeMap<>();
     try (Connection c = connect();
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
+        ResultSet rs = s.executeQuery("SELECT broker, replicas, leaders FROM broker_load")) {
       while (rs.next()) {
         out.put(rs.getString(1), List.of(rs.getLong(2), rs.getLong(3)));
       }
