@@ -1,39 +1,66 @@
 package dev.controlplane.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.controlplane.it.support.Certificates;
 import dev.controlplane.it.support.Certificates.Pair;
+import dev.controlplane.it.support.CpctlRunner;
+import dev.controlplane.it.support.Grpc;
+import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestCluster;
+import dev.controlplane.proto.v1.RegisterBrokerRequest;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.util.AdvancedTlsX509KeyManager;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SERVICE_CONTROLPLANE_CLUSTER_TLS: three nodes whose JGroups connections are mutual TLS elect a
- * leader, and a node's Raft port completes a TLS handshake only for a client presenting a
+ * A 3-node cluster secured end to end, started once for two tests.
+ *
+ * <p>SERVICE_CONTROLPLANE_CLUSTER_TLS: the nodes' JGroups connections are mutual TLS and they elect
+ * a leader, and a node's Raft port completes a TLS handshake only for a client presenting a
  * certificate of the cluster CA that the cluster CA's revocation list
  * (SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH) does not name.
+ *
+ * <p>cpctl against it over HTTPS and gRPC with TLS, its context listing every node, followers
+ * first: cluster status asks each node, writes over HTTP and gRPC reach the leader through a
+ * follower, and a crashed node shows as unreachable (last: it takes a node away).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterTlsIT {
 
   @TempDir static Path dir;
+  private static Certificates certs;
+  private static Pair clusterCa;
+  private static Pair revoked;
+  private static TestCluster cluster;
 
-  @Test
-  void membersTalkMutualTlsAndElectALeader() throws Exception {
-    var certs = new Certificates(dir);
-    Pair clusterCa = certs.ca("cluster-ca");
+  @BeforeAll
+  static void startCluster() throws Exception {
+    certs = new Certificates(dir);
+    clusterCa = certs.ca("cluster-ca");
     Pair node = certs.server(clusterCa, "controlplane-node");
-    Pair peer = certs.client(clusterCa, "cp-peer");
-    Pair revoked = certs.client(clusterCa, "cp-revoked");
+    revoked = certs.client(clusterCa, "cp-revoked");
     Path crl = certs.crl(clusterCa, dir.resolve("members.crl"), revoked);
     Map<String, String> env =
         Map.of(
@@ -42,16 +69,97 @@ class ClusterTlsIT {
             "SERVICE_CONTROLPLANE_CLUSTER_TLS", "true",
             "SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH", clusterCa.cert().toString(),
             "SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH", crl.toString());
-    try (TestCluster cluster = TestCluster.start("cluster-tls", 3, env)) {
-      var leader = cluster.awaitLeader(Duration.ofSeconds(60));
-      String[] raft = raftAddress(leader);
+    cluster = TestCluster.start("cluster-tls", 3, env);
+  }
 
-      assertEquals("TLSv1.3", handshake(raft, context(clusterCa, peer)));
-      assertThrows(IOException.class, () -> handshake(raft, context(clusterCa, null)));
-      Pair rogue = certs.client(certs.ca("rogue-ca"), "cp-peer");
-      assertThrows(IOException.class, () -> handshake(raft, context(clusterCa, rogue)));
-      assertThrows(IOException.class, () -> handshake(raft, context(clusterCa, revoked)));
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
     }
+  }
+
+  @Test
+  @Order(1)
+  void membersTalkMutualTlsAndElectALeader() throws Exception {
+    var leader = cluster.awaitLeader(Duration.ofSeconds(60));
+    String[] raft = raftAddress(leader);
+    Pair peer = certs.client(clusterCa, "cp-peer");
+
+    assertEquals("TLSv1.3", handshake(raft, context(clusterCa, peer)));
+    assertThrows(IOException.class, () -> handshake(raft, context(clusterCa, null)));
+    Pair rogue = certs.client(certs.ca("rogue-ca"), "cp-peer");
+    assertThrows(IOException.class, () -> handshake(raft, context(clusterCa, rogue)));
+    assertThrows(IOException.class, () -> handshake(raft, context(clusterCa, revoked)));
+  }
+
+  @Test
+  @Order(2)
+  void cpctlClusterStatusShowsEveryNodeAndWritesSentToAFollowerReachTheLeader(@TempDir Path home)
+      throws Exception {
+    TestCluster.Node leader = cluster.awaitLeader(Duration.ofSeconds(60));
+    List<TestCluster.Node> followers = cluster.others(leader);
+    List<TestCluster.Node> order = List.of(followers.get(0), followers.get(1), leader);
+    CpctlRunner cpctl =
+        new CpctlRunner(home)
+            .env("CPCTL_TOKEN", SharedServer.OPERATOR_TOKEN)
+            .env("CPCTL_CA_FILE", clusterCa.cert().toString())
+            .env(
+                "CPCTL_SERVER",
+                String.join(",", order.stream().map(TestCluster.Node::httpUrl).toList()))
+            .env(
+                "CPCTL_GRPC_SERVER",
+                String.join(
+                    ",", order.stream().map(n -> "https://127.0.0.1:" + n.grpcPort()).toList()));
+
+    var status = cpctl.run("cluster", "status", "-o", "json");
+    assertThat(status.exit()).as(status.toString()).isZero();
+    JsonNode nodes = Http.JSON.readTree(status.out());
+    assertThat(nodes).hasSize(3);
+    Set<String> ids = new HashSet<>();
+    Set<Long> terms = new HashSet<>();
+    int leaders = 0;
+    for (JsonNode node : nodes) {
+      ids.add(node.path("node_id").asText());
+      terms.add(node.path("term").asLong());
+      assertThat(node.path("leader").asText()).isEqualTo(leader.id);
+      assertThat(node.path("lag").asLong()).isGreaterThanOrEqualTo(0);
+      leaders += node.path("role").asText().equals("leader") ? 1 : 0;
+    }
+    assertThat(ids).containsExactlyInAnyOrder("cp1", "cp2", "cp3");
+    assertThat(terms).hasSize(1);
+    assertThat(leaders).isEqualTo(1);
+    assertThat(nodes.get(2).path("role").asText()).isEqualTo("leader");
+
+    var applied =
+        cpctl.pipe(
+            "apiVersion: controlplane/v1\nkind: Tenant\nmetadata: {name: clu}\n",
+            "apply",
+            "-f",
+            "-");
+    assertThat(applied.lines()).as(applied.toString()).containsExactly("tenant/clu created");
+    var trustCluster =
+        TlsChannelCredentials.newBuilder().trustManager(clusterCa.cert().toFile()).build();
+    try (var grpc =
+        new Grpc(
+            NettyChannelBuilder.forAddress("127.0.0.1", leader.grpcPort(), trustCluster).build(),
+            SharedServer.BROKER_TOKEN)) {
+      grpc.brokers()
+          .registerBroker(
+              RegisterBrokerRequest.newBuilder()
+                  .setBrokerId("clu-b")
+                  .setAddress("127.0.0.1:7500")
+                  .build());
+    }
+    var drained = cpctl.run("brokers", "drain", "clu-b", "--dry-run");
+    assertThat(drained.out()).as(drained.toString()).startsWith("broker/clu-b draining");
+
+    followers.get(1).kill();
+    var degraded = cpctl.run("cluster", "status");
+    assertThat(degraded.exit()).isEqualTo(1);
+    assertThat(degraded.out())
+        .containsPattern(followers.get(1).httpUrl().replace(".", "\\.") + " +<none> .*unreachable");
+    assertThat(degraded.err()).contains("warning: 1 of 3 nodes did not answer");
   }
 
   private static String[] raftAddress(TestCluster.Node node) {

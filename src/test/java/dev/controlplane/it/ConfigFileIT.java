@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The YAML configuration file (SERVICE_CONTROLPLANE_CONFIG_FILE) on a real node: the spec's key
  * {@code oidc_allowed_algorithms} takes effect, the environment overrides the file, and a system
- * property given through JVM_ARGS overrides both. A real OIDC provider signs RS256 tokens, which
- * the default (ES256 only) refuses.
+ * property given through JVM_ARGS overrides both, all on one node. A real OIDC provider signs RS256
+ * tokens, which the default (ES256 only) refuses.
  */
 class ConfigFileIT {
 
@@ -67,9 +67,14 @@ class ConfigFileIT {
         .serialize();
   }
 
+  /**
+   * One node, three layers: the file sets three settings, the environment overrides two of them, a
+   * JVM_ARGS system property overrides one of those two again. Each setting shows in an answer: the
+   * algorithms in whether an RS256 token is exchanged, the token lifetime in {@code expires_in},
+   * the JWKS lifetime in its {@code Cache-Control}.
+   */
   @Test
-  void theFileSetsAllowedAlgorithmsTheEnvironmentOverridesItAndJvmArgsOverrideBoth()
-      throws Exception {
+  void theFileSetsTheEnvironmentOverridesItAndJvmArgsOverrideBothOnOneNode() throws Exception {
     String db = TestDatabase.url(TestDatabase.name() + "_empty");
     TestDatabase.reset(db);
     int http = Ports.free();
@@ -80,6 +85,8 @@ class ConfigFileIT {
         """
         # the spec's key, as a YAML list
         oidc_allowed_algorithms: [RS256]
+        token_ttl: 7m
+        jwks_max_age: 7m
         db_migrate: migrate
         bootstrap_enabled: true
         bootstrap_bind_addr: "127.0.0.1:%d"
@@ -88,31 +95,29 @@ class ConfigFileIT {
             .formatted(bootstrap, SharedServer.BOOTSTRAP_TOKEN));
     var env = SharedServer.baseEnvironment(http, Ports.free(), db);
     env.put("SERVICE_CONTROLPLANE_CONFIG_FILE", file.toString());
+    env.put("SERVICE_CONTROLPLANE_TOKEN_TTL", "8m");
+    env.put("SERVICE_CONTROLPLANE_JWKS_MAX_AGE", "8m");
+    env.put("JVM_ARGS", "-Dservice.controlplane.jwks.max.age=9m");
     String token = rs256Token();
     assertThat(SignedJWT.parse(token).getHeader().getAlgorithm().getName()).isEqualTo("RS256");
 
     try (ServerProcess node = new ServerProcess("config-file", env).start()) {
       node.awaitReady(Duration.ofSeconds(120));
       bootstrapTenant(bootstrap);
-      assertThat(Auth.exchange(http, TENANT, token, "{}").status())
-          .as("RS256 is allowed by the file")
-          .isEqualTo(200);
-    }
 
-    env.put("SERVICE_CONTROLPLANE_OIDC_ALLOWED_ALGORITHMS", "ES256");
-    try (ServerProcess node = new ServerProcess("config-file-env", env).start()) {
-      node.awaitReady(Duration.ofSeconds(120));
-      assertThat(Auth.exchange(http, TENANT, rs256Token(), "{}").status())
-          .as("the environment variable overrides the file")
-          .isEqualTo(401);
-    }
-
-    env.put("JVM_ARGS", "-Dservice.controlplane.oidc.allowed.algorithms=RS256,ES256");
-    try (ServerProcess node = new ServerProcess("config-file-sysprop", env).start()) {
-      node.awaitReady(Duration.ofSeconds(120));
-      assertThat(Auth.exchange(http, TENANT, rs256Token(), "{}").status())
-          .as("a -D system property given in JVM_ARGS overrides the environment")
+      var exchanged = Auth.exchange(http, TENANT, token, "{}");
+      assertThat(exchanged.status())
+          .as("RS256 is allowed by the file, which nothing overrides: %s", exchanged.body())
           .isEqualTo(200);
+      assertThat(exchanged.json().path("expires_in").asLong())
+          .as("the environment's token lifetime (8m) wins over the file's (7m)")
+          .isEqualTo(480);
+
+      var jwks = new Http(http, null).get("/v1/tenants/" + TENANT + "/.well-known/jwks.json");
+      assertThat(jwks.status()).as(jwks.body()).isEqualTo(200);
+      assertThat(jwks.raw().headers().firstValue("Cache-Control").orElse(""))
+          .as("a -D system property in JVM_ARGS (9m) wins over the environment (8m) and the file")
+          .contains("max-age=540");
     }
   }
 
