@@ -60,6 +60,9 @@ class IssuerKeysTest {
       JWSVerifier verifier = verifierFor(key);
       assertThat(((ECDSAVerifier) verifier).getJCAContext().getProvider().getName())
           .isEqualTo("BC");
+      assertThat(((ECDSAVerifier) verifier).getPublicKey().getClass().getName())
+          .as("a key the provider need not convert at every verification")
+          .startsWith("org.bouncycastle.");
 
       SignedJWT token = signed(key, alg, "alice");
       assertThat(SignedJWT.parse(token.serialize()).verify(verifier))
