@@ -4,7 +4,6 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.Ed25519Signer;
 import com.nimbusds.jose.crypto.Ed25519Verifier;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -61,10 +60,10 @@ public class ServiceTokens {
   }
 
   /** The active key's id and its signer (thread-safe: one per tenant serves every exchange). */
-  private record ActiveSigner(String kid, Ed25519Signer signer) {
+  private record ActiveSigner(String kid, Ed25519JwsSigner signer) {
     static ActiveSigner of(OctetKeyPair key) {
       try {
-        return new ActiveSigner(key.getKeyID(), new Ed25519Signer(key));
+        return new ActiveSigner(key.getKeyID(), new Ed25519JwsSigner(key));
       } catch (JOSEException e) {
         throw new IllegalStateException("the active signing key is not an Ed25519 private key", e);
       }

@@ -2,6 +2,7 @@ package dev.controlplane.bench;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.crypto.Ed25519Signer;
@@ -12,6 +13,7 @@ import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.controlplane.auth.Ed25519JwsSigner;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.Ports;
@@ -61,13 +63,16 @@ public final class AuthBenchmark {
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
     double jdkVerify = es256Verify(null);
     double verify = es256Verify(new BouncyCastleProvider());
-    double sign = ed25519Sign();
+    double tinkSign = ed25519Sign(false);
+    double sign = ed25519Sign(true);
     System.out.printf(
         "ES256 verify (nimbus + the JDK's SunEC, 1 thread; the node before 2026-11-27): %,.0f/s%n",
         jdkVerify);
     System.out.printf(
         "ES256 verify (nimbus + Bouncy Castle, 1 thread; as the node verifies): %,.0f/s%n", verify);
-    System.out.printf("Ed25519 sign (nimbus+Tink, 1 thread): %,.0f/s%n", sign);
+    System.out.printf(
+        "Ed25519 sign (nimbus + Tink, 1 thread; the node before 2026-11-27): %,.0f/s%n", tinkSign);
+    System.out.printf("Ed25519 sign (Bouncy Castle, 1 thread; as the node signs): %,.0f/s%n", sign);
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench_auth"));
     TestDatabase.reset(db);
     int httpPort = Ports.free();
@@ -244,9 +249,9 @@ public final class AuthBenchmark {
     return rate(() -> jwt.verify(verifier));
   }
 
-  private static double ed25519Sign() throws Exception {
+  private static double ed25519Sign(boolean asTheNode) throws Exception {
     OctetKeyPair key = new OctetKeyPairGenerator(Curve.Ed25519).generate();
-    Ed25519Signer signer = new Ed25519Signer(key);
+    JWSSigner signer = asTheNode ? new Ed25519JwsSigner(key) : new Ed25519Signer(key);
     JWTClaimsSet claims =
         new JWTClaimsSet.Builder()
             .subject("x")
