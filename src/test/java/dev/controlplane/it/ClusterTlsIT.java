@@ -10,9 +10,9 @@ import dev.controlplane.it.support.Certificates.Pair;
 import dev.controlplane.it.support.CpctlRunner;
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.LiveBrokers;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestCluster;
-import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.util.AdvancedTlsX509KeyManager;
@@ -140,19 +140,18 @@ class ClusterTlsIT {
     assertThat(applied.lines()).as(applied.toString()).containsExactly("tenant/clu created");
     var trustCluster =
         TlsChannelCredentials.newBuilder().trustManager(clusterCa.cert().toFile()).build();
-    try (var grpc =
-        new Grpc(
-            NettyChannelBuilder.forAddress("127.0.0.1", leader.grpcPort(), trustCluster).build(),
-            SharedServer.BROKER_TOKEN)) {
-      grpc.brokers()
-          .registerBroker(
-              RegisterBrokerRequest.newBuilder()
-                  .setBrokerId("clu-b")
-                  .setAddress("127.0.0.1:7500")
-                  .build());
+    // A broker that reports health, as brokers do: a registered broker that goes silent for three
+    // heartbeats is marked down, and a down broker is not drained.
+    try (LiveBrokers broker =
+        new LiveBrokers(
+            new Grpc(
+                NettyChannelBuilder.forAddress("127.0.0.1", leader.grpcPort(), trustCluster)
+                    .build(),
+                SharedServer.BROKER_TOKEN),
+            "clu-b")) {
+      var drained = cpctl.run("brokers", "drain", "clu-b", "--dry-run");
+      assertThat(drained.out()).as(drained.toString()).startsWith("broker/clu-b draining");
     }
-    var drained = cpctl.run("brokers", "drain", "clu-b", "--dry-run");
-    assertThat(drained.out()).as(drained.toString()).startsWith("broker/clu-b draining");
 
     followers.get(1).kill();
     var degraded = cpctl.run("cluster", "status");

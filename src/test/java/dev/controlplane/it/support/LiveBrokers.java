@@ -9,16 +9,25 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Brokers of one test class on the shared server: registered (each in a zone of its own) and kept
- * active by a heartbeat every 300 ms until closed; then failure detection marks them down.
+ * Brokers of one test class on the shared server (or another node): registered (each in a zone of
+ * its own) and kept active by a heartbeat every 300 ms until closed; then failure detection marks
+ * them down.
  */
 public final class LiveBrokers implements AutoCloseable {
 
-  private final Grpc grpc = Grpc.shared();
+  private final Grpc grpc;
   private final List<String> names;
   private final ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
 
   public LiveBrokers(String... names) {
+    this(Grpc.shared(), names);
+  }
+
+  /**
+   * The brokers on the node {@code grpc} reaches (its leader); closing them closes {@code grpc}.
+   */
+  public LiveBrokers(Grpc grpc, String... names) {
+    this.grpc = grpc;
     this.names = List.of(names);
     for (int i = 0; i < names.length; i++) {
       grpc.brokers()
