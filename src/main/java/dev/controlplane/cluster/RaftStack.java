@@ -13,7 +13,6 @@ import org.jgroups.JChannel;
 import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.FRAG4;
-import org.jgroups.protocols.MERGE3;
 import org.jgroups.protocols.NON_BLOCKING_SENDS;
 import org.jgroups.protocols.TCP;
 import org.jgroups.protocols.TCPPING;
@@ -31,10 +30,10 @@ import org.jgroups.stack.Protocol;
 
 /**
  * The JGroups stack of a cluster node (stack-notes.md, jgroups-raft): TCP with TCPPING on the fixed
- * member addresses, MERGE3 so a paused or partitioned node rejoins, FD_SOCK2 (a crashed process is
- * suspected at once) and FD_ALL3 (a frozen one after the failure timeout), PreVoteElection, and
- * RAFT with a file-based log. Raft only elects: nothing is ever appended to its log by the service,
- * so its state machine is empty.
+ * member addresses, MERGE3 (UninterruptedMerge3) so a paused or partitioned node rejoins, FD_SOCK2
+ * (a crashed process is suspected at once) and FD_ALL3 (a frozen one after the failure timeout),
+ * PreVoteElection, and RAFT with a file-based log. Raft only elects: nothing is ever appended to
+ * its log by the service, so its state machine is empty.
  */
 final class RaftStack {
 
@@ -82,8 +81,13 @@ final class RaftStack {
             new MajorityContact(),
             discovery(members),
             // Finds the subgroups of a healed partition: each member announces its view every
-            // 0.5-1.5 s, and inconsistent views are merged at most 2 s later.
-            new MERGE3().setMinInterval(500).setMaxInterval(1500).setCheckInterval(2000),
+            // 0.5-1.5 s, and inconsistent views are merged at most 2 s later; a view GMS announces
+            // but drops
+            // does not stop that (UninterruptedMerge3).
+            new UninterruptedMerge3()
+                .setMinInterval(500)
+                .setMaxInterval(1500)
+                .setCheckInterval(2000),
             new FD_SOCK2().setBindAddress(host),
             heartbeats,
             new VERIFY_SUSPECT2().setTimeout(Math.min(VERIFY_MILLIS, timeout / 4)),

@@ -155,7 +155,7 @@ public final class ElectionCluster implements AutoCloseable {
     try {
       List<String> lines =
           Files.readAllLines(Path.of("target", "it-logs", name + "-" + id + ".log"));
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 150), lines.size()));
     } catch (IOException e) {
       return "(no log)";
     }
