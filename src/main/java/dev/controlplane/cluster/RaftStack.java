@@ -81,9 +81,8 @@ final class RaftStack {
             new MajorityContact(),
             discovery(members),
             // Finds the subgroups of a healed partition: each member announces its view every
-            // 0.5-1.5 s, and inconsistent views are merged at most 2 s later; a view GMS announces
-            // but drops
-            // does not stop that (UninterruptedMerge3).
+            // 0.5-1.5 s, and inconsistent views are merged at most 2 s later; a view GMS
+            // announces but drops does not stop that (UninterruptedMerge3).
             new UninterruptedMerge3()
                 .setMinInterval(500)
                 .setMaxInterval(1500)

@@ -12,9 +12,10 @@ import org.jgroups.protocols.MERGE3;
  * announces a view it is about to install (TMP_VIEW) and starts them again only when a view is
  * installed; but GMS drops an announced view that is not newer than the node's own (a merge view
  * that already reached the node another way). From then on the node never tells anyone its view and
- * never checks theirs, so after a partition heals it stays in its own view for good, which is what
- * LeaderElectionIT recorded on 2026-11-27: a cut-off leader kept its old view for the 15 s after
- * the heal and no node started a merge, although the views differed and messages flowed both ways.
+ * never checks theirs, so after a partition heals it stays in its own view for good. That matches
+ * what LeaderElectionIT recorded on 2026-11-27 (not reproduced since, so not proven its cause): a
+ * cut-off leader kept its old view for the 15 s after the heal and no node started a merge,
+ * although the views differed and messages flowed both ways.
  *
  * <p>So TMP_VIEW only passes through here; an installed view still restarts both tasks, as before.
  * Between the two events (milliseconds) an INFO may carry the view being replaced: a coordinator

@@ -2,6 +2,8 @@ package dev.controlplane.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.jgroups.JChannel;
@@ -25,7 +27,7 @@ class UninterruptedMerge3Test {
 
   private static final long CHECK_MILLIS = 400;
 
-  private final java.util.List<JChannel> channels = new java.util.ArrayList<>();
+  private final List<JChannel> channels = new ArrayList<>();
 
   @AfterEach
   void close() {
