@@ -10,6 +10,7 @@ import dev.controlplane.proto.v1.RetentionPolicy;
 import dev.controlplane.proto.v1.StreamSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
@@ -27,11 +28,12 @@ final class ControlPlaneGrpcWrites implements Target {
   private final AtomicLong streams = new AtomicLong();
 
   private final String tenant;
+  private final Http http;
 
   /** Writes in tenant {@code tenant}, which must exist. */
   ControlPlaneGrpcWrites(int httpPort, int grpcPort, int channelCount, String tenant) {
     this.tenant = tenant;
-    Http http = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
+    this.http = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
     http.put(
         "/v1/tenants/" + tenant + "/namespaces/grpc",
         Http.namespace(tenant, "grpc", "gRPC writes"));
@@ -52,6 +54,11 @@ final class ControlPlaneGrpcWrites implements Target {
       channels.add(channel);
       admins.add(AdminServiceGrpc.newBlockingStub(channel.channel()));
     }
+  }
+
+  @Override
+  public Optional<PipelineCounters> pipeline() {
+    return Optional.of(PipelineCounters.read(http));
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.grpc.Context;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongConsumer;
 
 /**
@@ -34,6 +35,11 @@ final class ControlPlaneTarget implements Target {
   /** What one write carries: a namespace document of the benchmark (~200 bytes). */
   static String sampleDocument() {
     return Http.namespace("bench", "w0-0", "written by writer 0, sequence 0");
+  }
+
+  @Override
+  public Optional<PipelineCounters> pipeline() {
+    return Optional.of(PipelineCounters.read(http));
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -98,6 +99,7 @@ public final class SideBySideBenchmark {
    * without, it is a warm-up.
    */
   static void writes(Target target, Duration time, List<CpuMeter> servers) throws Exception {
+    Optional<PipelineCounters> before = servers.isEmpty() ? Optional.empty() : target.pipeline();
     Burst burst = burst(target, time, servers);
     if (servers.isEmpty()) {
       return;
@@ -119,6 +121,10 @@ public final class SideBySideBenchmark {
           .append(String.format(" %.3f ms", burst.cpu()[i]));
     }
     System.out.printf("%-13s   CPU per write: %s%n", "", cpu);
+    if (before.isPresent()) {
+      System.out.printf(
+          "%-13s   %s%n", "", target.pipeline().orElseThrow().since(before.get(), burst.seconds()));
+    }
   }
 
   /** {@link #WRITERS} writers, unmeasured, until {@code server}'s CPU per write settles. */

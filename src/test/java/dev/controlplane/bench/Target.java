@@ -1,5 +1,6 @@
 package dev.controlplane.bench;
 
+import java.util.Optional;
 import java.util.function.LongConsumer;
 
 /**
@@ -20,4 +21,9 @@ interface Target extends AutoCloseable {
    * Opens watcher {@code index} from {@code fromVersion}; calls back with each update's version.
    */
   AutoCloseable watch(int index, long fromVersion, LongConsumer onUpdate);
+
+  /** The control plane's write pipeline counters now; empty for a system that has none. */
+  default Optional<PipelineCounters> pipeline() {
+    return Optional.empty();
+  }
 }
