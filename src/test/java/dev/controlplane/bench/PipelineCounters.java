@@ -1,21 +1,32 @@
 package dev.controlplane.bench;
 
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.TestDatabase;
+import java.sql.SQLException;
 
 /**
  * The leader's write pipeline as its node's {@code /metrics} counts it: batches committed, the
  * operations in them, and the seconds its batches took from validation to commit. Read before and
  * after a write phase, the difference says how large the batches were and how much of the phase the
- * pipeline was busy committing: the serial part every write waits for.
+ * pipeline was busy committing: the serial part every write waits for. With PostgreSQL's own count
+ * of the WAL it wrote ({@code pg_stat_wal}, for the whole database cluster, which serves only the
+ * benchmark's node).
  */
-record PipelineCounters(double batches, double operations, double busySeconds) {
+record PipelineCounters(
+    double batches, double operations, double busySeconds, long walBytes, long walRecords) {
 
   static PipelineCounters read(Http http) {
     String text = http.get("/metrics", "text/plain").body();
-    return new PipelineCounters(
-        value(text, "controlplane_write_batches_total"),
-        value(text, "controlplane_write_operations_total"),
-        value(text, "controlplane_write_batch_duration_seconds_sum"));
+    try {
+      return new PipelineCounters(
+          value(text, "controlplane_write_batches_total"),
+          value(text, "controlplane_write_operations_total"),
+          value(text, "controlplane_write_batch_duration_seconds_sum"),
+          TestDatabase.queryLong("SELECT wal_bytes FROM pg_stat_wal"),
+          TestDatabase.queryLong("SELECT wal_records FROM pg_stat_wal"));
+    } catch (SQLException e) {
+      throw new IllegalStateException("pg_stat_wal: " + e.getMessage(), e);
+    }
   }
 
   /** One line on what the pipeline did between {@code before} and this, over {@code seconds}. */
@@ -25,8 +36,14 @@ record PipelineCounters(double batches, double operations, double busySeconds) {
     double busy = busySeconds - before.busySeconds;
     return String.format(
         "write pipeline: %.0f batches, %.2f operations per batch, %.2f ms per batch,"
-            + " busy %.0f %% of the phase",
-        n, n == 0 ? 0 : ops / n, n == 0 ? 0 : busy * 1000 / n, 100 * busy / seconds);
+            + " busy %.0f %% of the phase; PostgreSQL's WAL %.0f bytes in %.1f records per"
+            + " operation",
+        n,
+        n == 0 ? 0 : ops / n,
+        n == 0 ? 0 : busy * 1000 / n,
+        100 * busy / seconds,
+        ops == 0 ? 0 : (walBytes - before.walBytes) / ops,
+        ops == 0 ? 0 : (walRecords - before.walRecords) / ops);
   }
 
   private static double value(String text, String name) {

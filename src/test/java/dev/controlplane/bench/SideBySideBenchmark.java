@@ -38,6 +38,12 @@ public final class SideBySideBenchmark {
   // The lag phases first run this long unmeasured; the write phases until the server's CPU per
   // write settles (WarmUp).
   private static final Duration WARM_UP = WarmUp.MIN;
+  // Unmeasured writes right before each measured write phase. The phases in between (other
+  // targets, other kinds of write) leave the node's JIT recompiling this phase's paths, and the
+  // first /metrics read loads classes that deoptimize compiled code: -XX:+PrintCompilation showed
+  // over a thousand compilations in a node's first 10 s of a measured phase without this.
+  private static final Duration REWARM =
+      Duration.ofSeconds(Long.getLong("bench.rewarmSeconds", 10));
 
   public static void main(String[] args) throws Exception {
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
@@ -99,11 +105,14 @@ public final class SideBySideBenchmark {
    * without, it is a warm-up.
    */
   static void writes(Target target, Duration time, List<CpuMeter> servers) throws Exception {
-    Optional<PipelineCounters> before = servers.isEmpty() ? Optional.empty() : target.pipeline();
-    Burst burst = burst(target, time, servers);
     if (servers.isEmpty()) {
+      burst(target, time, List.of());
       return;
     }
+    target.pipeline();
+    burst(target, REWARM, List.of());
+    Optional<PipelineCounters> before = target.pipeline();
+    Burst burst = burst(target, time, servers);
     System.out.printf(
         "%-13s writes: %d in %.1f s with %d writers = %.0f writes/s (latency p50 %.2f ms, p99 %.2f"
             + " ms)%n",
