@@ -43,7 +43,7 @@ public final class SideBySideBenchmark {
   // first /metrics read loads classes that deoptimize compiled code: -XX:+PrintCompilation showed
   // over a thousand compilations in a node's first 10 s of a measured phase without this.
   private static final Duration REWARM =
-      Duration.ofSeconds(Long.getLong("bench.rewarmSeconds", 10));
+      Duration.ofSeconds(Long.getLong("bench.rewarmSeconds", 20));
 
   public static void main(String[] args) throws Exception {
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
