@@ -100,9 +100,10 @@ public final class SideBySideBenchmark {
   }
 
   /**
-   * {@link #WRITERS} writers for {@code time}. With the server's processes ({@code servers}),
-   * prints writes/s, latency, and the CPU time per write of each of them and of the clients;
-   * without, it is a warm-up.
+   * {@link #WRITERS} writers for {@code time}. With the server's processes ({@code servers}), first
+   * {@link #REWARM} of them unmeasured, then prints writes/s, latency, the CPU time per write of
+   * each of them and of the clients, and what the control plane's write pipeline did; without, it
+   * is a warm-up.
    */
   static void writes(Target target, Duration time, List<CpuMeter> servers) throws Exception {
     if (servers.isEmpty()) {
