@@ -2,7 +2,10 @@ package dev.controlplane.bench;
 
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.TestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * The leader's write pipeline as its node's {@code /metrics} counts it: batches committed, the
@@ -17,13 +20,16 @@ record PipelineCounters(
 
   static PipelineCounters read(Http http) {
     String text = http.get("/metrics", "text/plain").body();
-    try {
+    try (Connection c = TestDatabase.connect();
+        Statement st = c.createStatement();
+        ResultSet wal = st.executeQuery("SELECT wal_bytes, wal_records FROM pg_stat_wal")) {
+      wal.next();
       return new PipelineCounters(
           value(text, "controlplane_write_batches_total"),
           value(text, "controlplane_write_operations_total"),
           value(text, "controlplane_write_batch_duration_seconds_sum"),
-          TestDatabase.queryLong("SELECT wal_bytes FROM pg_stat_wal"),
-          TestDatabase.queryLong("SELECT wal_records FROM pg_stat_wal"));
+          wal.getLong(1),
+          wal.getLong(2));
     } catch (SQLException e) {
       throw new IllegalStateException("pg_stat_wal: " + e.getMessage(), e);
     }
