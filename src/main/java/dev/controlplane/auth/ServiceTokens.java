@@ -53,6 +53,8 @@ public class ServiceTokens {
 
   private TenantCache<Map<String, OctetKeyPair>> verifying;
 
+  private final VerifiedTokens verified = new VerifiedTokens();
+
   @PostConstruct
   void init() {
     signing = changes.cache(tenant -> ActiveSigner.of(keys.activeKey(tenant)));
@@ -109,9 +111,18 @@ public class ServiceTokens {
 
   /**
    * Verifies a service token for {@code tenant}: signature by a published key of that tenant,
-   * claims, expiry.
+   * claims, expiry. A token seen before skips the signature and claims ({@link VerifiedTokens}),
+   * never the expiry or the check that its key is still published.
    */
   public Verified verify(String token, String tenant) {
+    Instant now = Instant.now();
+    VerifiedTokens.Entry known = verified.get(token);
+    if (known != null
+        && known.verified().tenant().equals(tenant)
+        && unexpired(known.expiresAt(), now)
+        && verifying.get(tenant).containsKey(known.kid())) {
+      return known.verified();
+    }
     SignedJWT jwt = JoseChecks.parse(token, Set.of(JWSAlgorithm.EdDSA));
     String kid = jwt.getHeader().getKeyID();
     if (kid == null) {
@@ -125,7 +136,13 @@ public class ServiceTokens {
       if (!jwt.verify(new Ed25519Verifier(key))) {
         throw new TokenRejected("the signature does not verify");
       }
-      return checkClaims(jwt.getJWTClaimsSet(), tenant);
+      JWTClaimsSet claims = jwt.getJWTClaimsSet();
+      Verified result = checkClaims(claims, tenant, now);
+      verified.put(
+          token,
+          new VerifiedTokens.Entry(result, kid, claims.getExpirationTime().toInstant()),
+          now);
+      return result;
     } catch (JOSEException | ParseException e) {
       throw new TokenRejected("the service token cannot be verified");
     }
@@ -136,6 +153,10 @@ public class ServiceTokens {
    * tenant whose keys must have signed it, and {@link #verify} checks everything else.
    */
   public Verified verifyForItsTenant(String token) {
+    VerifiedTokens.Entry known = verified.get(token);
+    if (known != null) {
+      return verify(token, known.verified().tenant());
+    }
     String tenant;
     try {
       tenant =
@@ -151,8 +172,8 @@ public class ServiceTokens {
     return verify(token, tenant);
   }
 
-  private static Verified checkClaims(JWTClaimsSet claims, String tenant) throws ParseException {
-    Instant now = Instant.now();
+  private static Verified checkClaims(JWTClaimsSet claims, String tenant, Instant now)
+      throws ParseException {
     if (!ISSUER.equals(claims.getIssuer())
         || claims.getAudience() == null
         || !claims.getAudience().contains(AUDIENCE)) {
@@ -162,7 +183,7 @@ public class ServiceTokens {
       throw new TokenRejected("the token belongs to another tenant");
     }
     Date exp = claims.getExpirationTime();
-    if (exp == null || !exp.toInstant().plus(SKEW).isAfter(now)) {
+    if (exp == null || !unexpired(exp.toInstant(), now)) {
       throw new TokenRejected("the token has expired");
     }
     List<String> raw = claims.getStringListClaim("perms");
@@ -171,5 +192,9 @@ public class ServiceTokens {
       raw.forEach(p -> Permission.parse(p).ifPresent(perms::add));
     }
     return new Verified(claims.getSubject(), tenant, List.copyOf(perms));
+  }
+
+  private static boolean unexpired(Instant expiresAt, Instant now) {
+    return expiresAt.plus(SKEW).isAfter(now);
   }
 }

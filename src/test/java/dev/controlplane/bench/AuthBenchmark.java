@@ -52,6 +52,9 @@ public final class AuthBenchmark {
   // Upstream tokens for the measured part, minted up front; the warm-up mints its own as it goes
   // (its clients' CPU is not measured).
   private static final int TOKENS = Integer.getInteger("bench.tokens", 60_000);
+  // -Dbench.exchanges=false: only the reads with a service token.
+  private static final boolean EXCHANGES =
+      Boolean.parseBoolean(System.getProperty("bench.exchanges", "true"));
 
   public static void main(String[] args) throws Exception {
     System.out.printf(
@@ -77,20 +80,24 @@ public final class AuthBenchmark {
       server.awaitReady(Duration.ofSeconds(180));
       Http operator = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
       setUp(operator);
-      List<String> tokens = upstreamTokens();
-      Measured measured = exchanges(httpPort, tokens, server.serverPid());
-      double rate = measured.rate();
-      System.out.printf(
-          "token exchanges (%d client threads, distinct tokens): %,.0f/s%n", THREADS, rate);
-      System.out.printf(
-          "crypto bound per core: min(verify, sign) = %,.0f/s; exchanges reach %.0f%% of it per core%n",
-          Math.min(verify, sign),
-          100 * rate / Runtime.getRuntime().availableProcessors() / Math.min(verify, sign));
-      double crypto = 1000 / verify + 1000 / sign;
-      System.out.printf(
-          "the crypto of one exchange (one verify, one sign): %.2f ms of CPU, %.0f%% of the"
-              + " node's%n",
-          crypto, 100 * crypto / measured.nodeMillis());
+      if (EXCHANGES) {
+        List<String> tokens = upstreamTokens();
+        Measured measured = exchanges(httpPort, tokens, server.serverPid());
+        double rate = measured.rate();
+        System.out.printf(
+            "token exchanges (%d client threads, distinct tokens): %,.0f/s%n", THREADS, rate);
+        System.out.printf(
+            "crypto bound per core: min(verify, sign) = %,.0f/s; exchanges reach %.0f%% of it per"
+                + " core%n",
+            Math.min(verify, sign),
+            100 * rate / Runtime.getRuntime().availableProcessors() / Math.min(verify, sign));
+        double crypto = 1000 / verify + 1000 / sign;
+        System.out.printf(
+            "the crypto of one exchange (one verify, one sign): %.2f ms of CPU, %.0f%% of the"
+                + " node's%n",
+            crypto, 100 * crypto / measured.nodeMillis());
+      }
+      tenantReads(httpPort, server.serverPid());
     }
     System.exit(0);
   }
@@ -205,6 +212,70 @@ public final class AuthBenchmark {
                 String token;
                 while (System.nanoTime() < deadline && (token = tokens.get()) != null) {
                   (exchange(port, token) == 200 ? done : failed).incrementAndGet();
+                }
+              }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    return new long[] {done.get(), failed.get()};
+  }
+
+  /**
+   * Reads of the tenant by {@link #THREADS} clients that each reuse one service token, as an admin
+   * client does for the token's lifetime: what the node spends per request with a service token
+   * (its verification included) rather than with the operator credential.
+   */
+  private static void tenantReads(int port, long nodePid) throws Exception {
+    List<String> serviceTokens = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      Http http = new Http(port, upstreamToken("reader-" + t));
+      Http.Reply reply =
+          http.send(
+              http.request("/v1/tenants/bench/token/exchange")
+                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                  .header("Content-Type", "application/json"));
+      check(reply);
+      serviceTokens.add(reply.json().path("service_token").asText());
+    }
+    CpuMeter node = CpuMeter.of("node", nodePid);
+    long warm =
+        WarmUp.untilSettled(
+            "tenant reads with a service token",
+            node,
+            time -> {
+              long[] n = reads(port, serviceTokens, time);
+              return n[0] + n[1];
+            });
+    Duration nodeBefore = node.total();
+    long start = System.nanoTime();
+    long[] counts = reads(port, serviceTokens, DURATION);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    System.out.printf(
+        "tenant reads with a service token (%d client threads, each reusing its token): %,.0f/s,"
+            + " node CPU %.3f ms per read (after %d unmeasured reads)%n",
+        THREADS, counts[0] / seconds, node.millisPer(nodeBefore, counts[0] + counts[1]), warm);
+    if (counts[1] > 0) {
+      System.out.printf("(%d reads failed)%n", counts[1]);
+    }
+  }
+
+  /** Each client thread reads the tenant with its own token for {@code time}: {ok, failed}. */
+  private static long[] reads(int port, List<String> serviceTokens, Duration time)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(serviceTokens.size());
+    AtomicLong done = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    long deadline = System.nanoTime() + time.toNanos();
+    List<Future<?>> futures = new ArrayList<>();
+    for (String token : serviceTokens) {
+      futures.add(
+          pool.submit(
+              () -> {
+                Http http = new Http(port, token);
+                while (System.nanoTime() < deadline) {
+                  (http.get("/v1/tenants/bench").status() == 200 ? done : failed).incrementAndGet();
                 }
               }));
     }

@@ -556,6 +556,32 @@ class AuthFlowIT {
         .doesNotContain("\"d\"");
   }
 
+  @Test
+  void aTokenAlreadyAcceptedIsRefusedOnceItsKeyIsWithdrawn() throws Exception {
+    Auth.bootstrap("withdrawn", "idp-withdrawn", null, "alice");
+    String token =
+        Auth.serviceToken(
+            "withdrawn", OidcProvider.token("idp-withdrawn", "alice", Map.of()), "{}");
+    String kid = SignedJWT.parse(token).getHeader().getKeyID();
+    for (int i = 0; i < 3; i++) {
+      assertThat(admin(token).get("/v1/tenants/withdrawn/rbac/policies").status())
+          .as("use %d of the token", i + 1)
+          .isEqualTo(200);
+    }
+
+    // An operator withdraws the key in the database, 15 minutes before its token expires.
+    try (var db = TestDatabase.connect();
+        var delete = db.prepareStatement("DELETE FROM signing_keys WHERE kid = ?")) {
+      delete.setString(1, kid);
+      assertThat(delete.executeUpdate()).isEqualTo(1);
+    }
+    Http.awaitStatus(
+        () -> admin(token).get("/v1/tenants/withdrawn/rbac/policies").status(),
+        401,
+        Duration.ofSeconds(2));
+    assertThat(admin(token).get("/v1/tenants/withdrawn/rbac/policies").status()).isEqualTo(401);
+  }
+
   /**
    * The served document is the repository file: Liberty re-serializes it through its OpenAPI 3.0
    * model (dropping 3.1-only keywords such as {@code const}), so operations, their ids and response
