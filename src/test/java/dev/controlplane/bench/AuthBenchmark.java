@@ -24,6 +24,7 @@ import dev.controlplane.it.support.TestDatabase;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -200,18 +201,36 @@ public final class AuthBenchmark {
    * null: {succeeded, failed}.
    */
   private static long[] run(int port, Supplier<String> tokens, Duration time) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    Request exchanging =
+        () -> {
+          String token = tokens.get();
+          return token == null ? 0 : exchange(port, token).status();
+        };
+    return clients(Collections.nCopies(THREADS, exchanging), time);
+  }
+
+  /** One request of a client: its HTTP status, or 0 when the client has nothing left to send. */
+  private interface Request {
+    int send();
+  }
+
+  /**
+   * One thread per client, each sending its requests one after the other until {@code time} ends or
+   * it has nothing left: {answered 200, answered otherwise}.
+   */
+  private static long[] clients(List<Request> clients, Duration time) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(clients.size());
     AtomicLong done = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     long deadline = System.nanoTime() + time.toNanos();
     List<Future<?>> futures = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
+    for (Request client : clients) {
       futures.add(
           pool.submit(
               () -> {
-                String token;
-                while (System.nanoTime() < deadline && (token = tokens.get()) != null) {
-                  (exchange(port, token) == 200 ? done : failed).incrementAndGet();
+                int status;
+                while (System.nanoTime() < deadline && (status = client.send()) != 0) {
+                  (status == 200 ? done : failed).incrementAndGet();
                 }
               }));
     }
@@ -230,12 +249,7 @@ public final class AuthBenchmark {
   private static void tenantReads(int port, long nodePid) throws Exception {
     List<String> serviceTokens = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
-      Http http = new Http(port, upstreamToken("reader-" + t));
-      Http.Reply reply =
-          http.send(
-              http.request("/v1/tenants/bench/token/exchange")
-                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                  .header("Content-Type", "application/json"));
+      Http.Reply reply = exchange(port, upstreamToken("reader-" + t));
       check(reply);
       serviceTokens.add(reply.json().path("service_token").asText());
     }
@@ -261,38 +275,23 @@ public final class AuthBenchmark {
     }
   }
 
-  /** Each client thread reads the tenant with its own token for {@code time}: {ok, failed}. */
+  /** Each client reads the tenant with its own token for {@code time}: {ok, failed}. */
   private static long[] reads(int port, List<String> serviceTokens, Duration time)
       throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(serviceTokens.size());
-    AtomicLong done = new AtomicLong();
-    AtomicLong failed = new AtomicLong();
-    long deadline = System.nanoTime() + time.toNanos();
-    List<Future<?>> futures = new ArrayList<>();
+    List<Request> readers = new ArrayList<>();
     for (String token : serviceTokens) {
-      futures.add(
-          pool.submit(
-              () -> {
-                Http http = new Http(port, token);
-                while (System.nanoTime() < deadline) {
-                  (http.get("/v1/tenants/bench").status() == 200 ? done : failed).incrementAndGet();
-                }
-              }));
+      Http http = new Http(port, token);
+      readers.add(() -> http.get("/v1/tenants/bench").status());
     }
-    for (Future<?> f : futures) {
-      f.get();
-    }
-    pool.shutdown();
-    return new long[] {done.get(), failed.get()};
+    return clients(readers, time);
   }
 
-  private static int exchange(int port, String token) {
+  private static Http.Reply exchange(int port, String token) {
     Http http = new Http(port, token);
     return http.send(
-            http.request("/v1/tenants/bench/token/exchange")
-                .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                .header("Content-Type", "application/json"))
-        .status();
+        http.request("/v1/tenants/bench/token/exchange")
+            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+            .header("Content-Type", "application/json"));
   }
 
   /** Single-thread verifications/s by the node's verifier, or by nimbus's default one. */
