@@ -28,11 +28,22 @@ public final class StateLoader {
 
   /** The image brokers see, at the version the tables are at. */
   public static MetadataImage loadImage(Connection c) throws SQLException {
-    return load(c, 0).image();
+    Tables t = read(c);
+    return MetadataImage.of(t.version(), t.current());
   }
 
   /** The leader's write state for fencing term {@code term}. */
   public static WriteState load(Connection c, long term) throws SQLException {
+    Tables t = read(c);
+    return WriteState.of(
+        term, MetadataImage.of(t.version(), t.current()), TreePMap.fromSortedMap(t.deleting()));
+  }
+
+  /** The rows of every kind and the version they are at; deleted streams apart. */
+  private record Tables(
+      long version, List<Resource> current, TreeMap<String, DeletedStream> deleting) {}
+
+  private static Tables read(Connection c) throws SQLException {
     boolean autoCommit = c.getAutoCommit();
     c.setAutoCommit(false);
     try (var s = c.createStatement()) {
@@ -48,8 +59,7 @@ public final class StateLoader {
         readKind(c, Kinds.of(kind), current, deleting);
       }
       c.commit();
-      return WriteState.of(
-          term, MetadataImage.of(version, current), TreePMap.fromSortedMap(deleting));
+      return new Tables(version, current, deleting);
     } catch (SQLException | RuntimeException e) {
       c.rollback();
       throw e;

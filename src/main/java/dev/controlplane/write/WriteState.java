@@ -9,6 +9,7 @@ import dev.controlplane.metadata.model.Stream;
 import dev.controlplane.metadata.model.StreamRef;
 import dev.controlplane.metadata.snapshot.MetadataImage;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,13 +34,22 @@ public record WriteState(
     TreePMap<String, BrokerCounts> loads,
     BrokerRanking ranking) {
 
-  /** The state of {@code image}: the counts derived from its placements, its brokers ranked. */
+  /**
+   * The state of {@code image}: the counts derived from its placements, its brokers ranked. The
+   * counts are summed in a plain map and made persistent once: folding each placement into the
+   * persistent maps, as a write does, cost 4.8 million tree updates for 100,000 streams of 16
+   * shards at replication factor 3, about 20 s of a loading leader's CPU on this machine.
+   */
   public static WriteState of(
       long term, MetadataImage image, TreePMap<String, DeletedStream> deleting) {
-    WriteState state = new WriteState(term, image, deleting, TreePMap.empty(), BrokerRanking.EMPTY);
+    Map<String, int[]> counts = new HashMap<>();
     for (Resource r : image.map(ResourceKind.SHARD_PLACEMENT).values()) {
-      state = state.withLoadChange(List.of(), ((ShardPlacement) r).placements());
+      count(counts, ((ShardPlacement) r).placements(), 1);
     }
+    TreeMap<String, BrokerCounts> loads = new TreeMap<>();
+    counts.forEach((broker, c) -> loads.put(broker, new BrokerCounts(c[0], c[1])));
+    WriteState state =
+        new WriteState(term, image, deleting, TreePMap.fromSortedMap(loads), BrokerRanking.EMPTY);
     for (Broker b : image.brokers()) {
       state = state.withBrokerChange(null, b);
     }
