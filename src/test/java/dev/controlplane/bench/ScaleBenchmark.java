@@ -32,6 +32,7 @@ public final class ScaleBenchmark {
   private static final int BROKERS = Integer.getInteger("bench.brokers", 1000);
   private static final int WATCHERS = Integer.getInteger("bench.watchers", 1000);
   private static final int WATCHED_WRITES = Integer.getInteger("bench.watchedWrites", 200);
+  private static final int SNAPSHOTS = Integer.getInteger("bench.snapshots", 5);
 
   public static void main(String[] args) throws Exception {
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
@@ -60,13 +61,16 @@ public final class ScaleBenchmark {
           (System.nanoTime() - start) / 1e9, liveHeap(server));
       Http http = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
       try (Grpc grpc = new Grpc(grpcPort, SharedServer.BROKER_TOKEN)) {
-        for (int round = 1; round <= 3; round++) {
-          snapshot(grpc, round);
+        List<CpuMeter> sides = List.of(CpuMeter.of("node", server.serverPid()), CpuMeter.clients());
+        for (int round = 1; round <= SNAPSHOTS; round++) {
+          snapshot(grpc, round, sides);
         }
         System.out.println("live heap after the snapshots: " + liveHeap(server));
       }
-      watchers(http, grpcPort, server);
-      writes(httpPort, grpcPort, db, server.serverPid());
+      if (!Boolean.getBoolean("bench.snapshotsOnly")) {
+        watchers(http, grpcPort, server);
+        writes(httpPort, grpcPort, db, server.serverPid());
+      }
     }
   }
 
@@ -84,7 +88,8 @@ public final class ScaleBenchmark {
     }
   }
 
-  private static void snapshot(Grpc grpc, int round) {
+  private static void snapshot(Grpc grpc, int round, List<CpuMeter> sides) {
+    List<Duration> before = sides.stream().map(CpuMeter::total).toList();
     long start = System.nanoTime();
     long bytes = 0;
     int chunks = 0;
@@ -101,9 +106,24 @@ public final class ScaleBenchmark {
       placements += chunk.getMetadata().getPlacementsCount();
       brokers += chunk.getMetadata().getBrokersCount();
     }
+    double millis = (System.nanoTime() - start) / 1e6;
+    StringBuilder cpu = new StringBuilder();
+    for (int i = 0; i < sides.size(); i++) {
+      cpu.append(
+          String.format(
+              "%s %.0f ms, ", sides.get(i).name(), sides.get(i).millisPer(before.get(i), 1)));
+    }
     System.out.printf(
-        "latest snapshot %d: %d streams, %d placements, %d brokers, %,d bytes in %d chunks, %.0f ms%n",
-        round, streams, placements, brokers, bytes, chunks, (System.nanoTime() - start) / 1e6);
+        "latest snapshot %d: %d streams, %d placements, %d brokers, %,d bytes in %d chunks, %.0f ms"
+            + " (CPU: %s)%n",
+        round,
+        streams,
+        placements,
+        brokers,
+        bytes,
+        chunks,
+        millis,
+        cpu.substring(0, cpu.length() - 2));
   }
 
   private static void watchers(Http http, int grpcPort, ServerProcess server) throws Exception {
