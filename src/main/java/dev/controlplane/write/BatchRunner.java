@@ -66,7 +66,8 @@ final class BatchRunner {
   void run(List<Pending<?>> batch, long term) {
     try {
       if (committed == null || committed.term() != term) {
-        committed = StateLoader.load(connection.get(), term);
+        committed =
+            StateLoader.catchUp(connection.get(), term, listener.image(), codec::readStored);
       }
     } catch (SQLException | RuntimeException e) {
       connection.close();

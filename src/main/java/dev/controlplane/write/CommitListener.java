@@ -20,4 +20,10 @@ public interface CommitListener {
 
   /** {@code updates} committed in version order; {@code image} is the image after the last. */
   void committed(List<MetadataUpdate> updates, MetadataImage image);
+
+  /**
+   * The image this node holds now, never newer than the committed log: a new leader's write state
+   * starts from it and replays only the log after it.
+   */
+  MetadataImage image();
 }

@@ -7,8 +7,6 @@ import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.Metrics;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
-import dev.controlplane.proto.v1.RegisterBrokerRequest;
-import dev.controlplane.proto.v1.ReportHealthRequest;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -167,7 +165,7 @@ class WritePipelineIT {
             + "\"tenant\":\"quota-batch\"},\"spec\":{\"quotas\":{\"max_streams\":10}}}";
     assertThat(http.put("/v1/tenants/quota-batch/namespaces/q", namespace).status()).isIn(200, 201);
     try (Grpc grpc = Grpc.shared()) {
-      ScheduledExecutorService heartbeats = keepBrokerAlive(grpc, "quota-batch-b1");
+      ScheduledExecutorService heartbeats = grpc.keepBrokerAlive("quota-batch-b1");
       try {
         Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
         runConcurrently(
@@ -213,7 +211,7 @@ class WritePipelineIT {
     Map<Integer, Integer> others = new ConcurrentHashMap<>();
     int[] culprit = new int[1];
     try (Grpc grpc = Grpc.shared()) {
-      ScheduledExecutorService heartbeats = keepBrokerAlive(grpc, "by-hand-b1");
+      ScheduledExecutorService heartbeats = grpc.keepBrokerAlive("by-hand-b1");
       try {
         runConcurrently(
             writer -> {
@@ -245,24 +243,6 @@ class WritePipelineIT {
         .isEqualTo(WRITERS - 1);
     assertThat(TestDatabase.queryLong("SELECT count(*) FROM streams WHERE tenant = 'by-hand'"))
         .isZero();
-  }
-
-  private static ScheduledExecutorService keepBrokerAlive(Grpc grpc, String broker) {
-    grpc.brokers()
-        .registerBroker(
-            RegisterBrokerRequest.newBuilder()
-                .setBrokerId(broker)
-                .setAddress("127.0.0.1:7001")
-                .build());
-    ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
-    heartbeats.scheduleAtFixedRate(
-        () ->
-            grpc.brokers()
-                .reportHealth(ReportHealthRequest.newBuilder().setBrokerId(broker).build()),
-        200,
-        300,
-        TimeUnit.MILLISECONDS);
-    return heartbeats;
   }
 
   /** Runs {@code write} on {@link #WRITERS} threads released together; rethrows any failure. */

@@ -151,6 +151,7 @@ public class WatchHub implements CommitSignal, CommitListener {
   }
 
   /** The metadata at {@link #head()}. */
+  @Override
   public MetadataImage image() {
     return image;
   }
