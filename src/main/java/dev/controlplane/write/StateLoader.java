@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.pcollections.TreePMap;
 
 /**
@@ -28,6 +30,8 @@ import org.pcollections.TreePMap;
  * change log after it ({@link #catchUp}), the tables only when that image is too far behind.
  */
 public final class StateLoader {
+
+  private static final Logger LOG = Logger.getLogger(StateLoader.class.getName());
 
   private StateLoader() {}
 
@@ -62,27 +66,40 @@ public final class StateLoader {
   public static WriteState catchUp(
       Connection c, long term, MetadataImage held, Function<String, Resource> readStored)
       throws SQLException {
-    WriteState caught =
-        inSnapshot(
-            c,
-            s -> {
-              long version;
-              long retainedFrom;
-              try (ResultSet rs =
-                  s.executeQuery("SELECT metadata_version, retained_from FROM cluster_state")) {
-                rs.next();
-                version = rs.getLong(1);
-                retainedFrom = rs.getLong(2);
-              }
-              if (held.version() > version
-                  || held.version() + 1 < retainedFrom
-                  || version - held.version() > MAX_CATCH_UP) {
-                return null;
-              }
-              MetadataImage image = replayLog(c, held, version, readStored);
-              return WriteState.of(term, image, TreePMap.fromSortedMap(deletedStreams(c)));
-            });
+    WriteState caught;
+    try {
+      caught = catchUpInSnapshot(c, term, held, readStored);
+    } catch (RuntimeException unreadable) {
+      // A row the codec cannot read, or a gap: the tables are the current state either way.
+      LOG.log(Level.WARNING, "cannot replay the change log onto this node's image", unreadable);
+      caught = null;
+    }
     return caught != null ? caught : load(c, term);
+  }
+
+  /** The caught-up state, or null when {@code held} is too new or too far behind. */
+  private static WriteState catchUpInSnapshot(
+      Connection c, long term, MetadataImage held, Function<String, Resource> readStored)
+      throws SQLException {
+    return inSnapshot(
+        c,
+        s -> {
+          long version;
+          long retainedFrom;
+          try (ResultSet rs =
+              s.executeQuery("SELECT metadata_version, retained_from FROM cluster_state")) {
+            rs.next();
+            version = rs.getLong(1);
+            retainedFrom = rs.getLong(2);
+          }
+          if (held.version() > version
+              || held.version() + 1 < retainedFrom
+              || version - held.version() > MAX_CATCH_UP) {
+            return null;
+          }
+          MetadataImage image = replayLog(c, held, version, readStored);
+          return WriteState.of(term, image, TreePMap.fromSortedMap(deletedStreams(c)));
+        });
   }
 
   private static MetadataImage replayLog(

@@ -74,6 +74,16 @@ class StateLoaderIT {
         // Too new to be this database's (a restored backup): read from the tables.
         MetadataImage ahead = MetadataImage.of(fromTables.version() + 1, List.of());
         assertSameState(StateLoader.catchUp(c, 9, ahead, readStored()), fromTables);
+        // A log row the codec cannot read: the tables, not a leader that cannot write.
+        assertSameState(
+            StateLoader.catchUp(
+                c,
+                9,
+                held,
+                json -> {
+                  throw new IllegalStateException("unreadable");
+                }),
+            fromTables);
         // The empty image: the whole log, or the tables when the log is longer than the limit.
         assertSameState(StateLoader.catchUp(c, 9, MetadataImage.empty(), readStored()), fromTables);
       }
