@@ -64,6 +64,11 @@ public final class ScaleBenchmark {
           "node start to ready (image loaded from the tables): %.1f s; live heap %s%n",
           (System.nanoTime() - start) / 1e9, liveHeap(server));
       Http http = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
+      long firstWrite = System.nanoTime();
+      int status = http.put("/v1/tenants/scale", Http.tenant("scale", "first write")).status();
+      System.out.printf(
+          "first write after ready (the leader's write state loaded before it): HTTP %d in %.0f ms%n",
+          status, (System.nanoTime() - firstWrite) / 1e6);
       try (Grpc grpc = new Grpc(grpcPort, SharedServer.BROKER_TOKEN)) {
         warmClientParsing();
         List<CpuMeter> sides = List.of(CpuMeter.of("node", server.serverPid()), CpuMeter.clients());
