@@ -58,7 +58,7 @@ class AuditLogIT {
   }
 
   @AfterAll
-  static void tearDown() {
+  static void tearDown() throws Exception {
     if (brokers != null) {
       brokers.close();
     }

@@ -48,7 +48,7 @@ class CpctlAdminIT {
   }
 
   @AfterAll
-  static void stop() {
+  static void stop() throws Exception {
     brokers.close();
   }
 

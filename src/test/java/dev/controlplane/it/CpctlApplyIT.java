@@ -36,7 +36,7 @@ class CpctlApplyIT {
   }
 
   @AfterAll
-  static void stop() {
+  static void stop() throws Exception {
     brokers.close();
   }
 

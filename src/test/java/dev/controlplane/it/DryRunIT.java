@@ -35,7 +35,7 @@ class DryRunIT {
   }
 
   @AfterAll
-  static void close() {
+  static void close() throws Exception {
     brokers.close();
     operator.close();
   }

@@ -2,8 +2,8 @@ package dev.controlplane.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.LiveBrokers;
 import dev.controlplane.it.support.Metrics;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
@@ -18,7 +18,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -164,25 +163,20 @@ class WritePipelineIT {
         "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"q\","
             + "\"tenant\":\"quota-batch\"},\"spec\":{\"quotas\":{\"max_streams\":10}}}";
     assertThat(http.put("/v1/tenants/quota-batch/namespaces/q", namespace).status()).isIn(200, 201);
-    try (Grpc grpc = Grpc.shared()) {
-      ScheduledExecutorService heartbeats = grpc.keepBrokerAlive("quota-batch-b1");
-      try {
-        Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
-        runConcurrently(
-            writer -> {
-              String name = "s" + writer;
-              var reply =
-                  http.put(
-                      "/v1/tenants/quota-batch/namespaces/q/streams/" + name,
-                      Http.stream("quota-batch", "q", name, 1, 1));
-              statuses.merge(reply.status(), 1, Integer::sum);
-              assertThat(reply.status()).as(reply.body()).isIn(201, 429);
-            });
-        assertThat(statuses.get(201)).as("created: %s", statuses).isEqualTo(10);
-        assertThat(statuses.get(429)).isEqualTo(WRITERS - 10);
-      } finally {
-        heartbeats.shutdownNow();
-      }
+    try (LiveBrokers brokers = new LiveBrokers("quota-batch-b1")) {
+      Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
+      runConcurrently(
+          writer -> {
+            String name = "s" + writer;
+            var reply =
+                http.put(
+                    "/v1/tenants/quota-batch/namespaces/q/streams/" + name,
+                    Http.stream("quota-batch", "q", name, 1, 1));
+            statuses.merge(reply.status(), 1, Integer::sum);
+            assertThat(reply.status()).as(reply.body()).isIn(201, 429);
+          });
+      assertThat(statuses.get(201)).as("created: %s", statuses).isEqualTo(10);
+      assertThat(statuses.get(429)).isEqualTo(WRITERS - 10);
     }
     assertThat(
             TestDatabase.queryLong(
@@ -210,29 +204,24 @@ class WritePipelineIT {
     }
     Map<Integer, Integer> others = new ConcurrentHashMap<>();
     int[] culprit = new int[1];
-    try (Grpc grpc = Grpc.shared()) {
-      ScheduledExecutorService heartbeats = grpc.keepBrokerAlive("by-hand-b1");
-      try {
-        runConcurrently(
-            writer -> {
-              if (writer == 0) {
-                var reply =
-                    http.put(
-                        "/v1/tenants/by-hand/namespaces/gone/streams/s",
-                        Http.stream("by-hand", "gone", "s", 1, 1));
-                culprit[0] = reply.status();
-                assertThat(reply.body()).contains("refused");
-              } else {
-                String ns = "kept" + writer;
-                var reply =
-                    http.put(
-                        "/v1/tenants/by-hand/namespaces/" + ns, Http.namespace("by-hand", ns, ""));
-                others.merge(reply.status(), 1, Integer::sum);
-              }
-            });
-      } finally {
-        heartbeats.shutdownNow();
-      }
+    try (LiveBrokers brokers = new LiveBrokers("by-hand-b1")) {
+      runConcurrently(
+          writer -> {
+            if (writer == 0) {
+              var reply =
+                  http.put(
+                      "/v1/tenants/by-hand/namespaces/gone/streams/s",
+                      Http.stream("by-hand", "gone", "s", 1, 1));
+              culprit[0] = reply.status();
+              assertThat(reply.body()).contains("refused");
+            } else {
+              String ns = "kept" + writer;
+              var reply =
+                  http.put(
+                      "/v1/tenants/by-hand/namespaces/" + ns, Http.namespace("by-hand", ns, ""));
+              others.merge(reply.status(), 1, Integer::sum);
+            }
+          });
     }
     // Whatever batch it shared, the write the database refused is the only one that failed.
     assertThat(culprit[0]).isEqualTo(409);

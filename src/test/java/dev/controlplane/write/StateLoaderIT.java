@@ -2,8 +2,8 @@ package dev.controlplane.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.LiveBrokers;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.metadata.codec.ResourceCodec;
@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,10 +34,8 @@ class StateLoaderIT {
   @Test
   void anImageCaughtUpFromTheLogIsTheStateTheTablesHold() throws Exception {
     Http http = Http.shared();
-    ScheduledExecutorService heartbeats = null;
-    try (Grpc grpc = Grpc.shared();
+    try (LiveBrokers brokers = new LiveBrokers("catch-up-b1");
         Connection c = TestDatabase.connect()) {
-      heartbeats = grpc.keepBrokerAlive("catch-up-b1");
       assertThat(http.put("/v1/tenants/catch-up", Http.tenant("catch-up", "t")).status())
           .isIn(200, 201);
       assertThat(
@@ -86,10 +83,6 @@ class StateLoaderIT {
             fromTables);
         // The empty image: the whole log, or the tables when the log is longer than the limit.
         assertSameState(StateLoader.catchUp(c, 9, MetadataImage.empty(), readStored()), fromTables);
-      }
-    } finally {
-      if (heartbeats != null) {
-        heartbeats.shutdownNow();
       }
     }
   }

@@ -2,15 +2,11 @@ package dev.controlplane.it.support;
 
 import dev.controlplane.proto.v1.BrokerServiceGrpc;
 import dev.controlplane.proto.v1.MetadataServiceGrpc;
-import dev.controlplane.proto.v1.RegisterBrokerRequest;
-import dev.controlplane.proto.v1.ReportHealthRequest;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /** gRPC channels to the server under test, with or without the broker credential. */
@@ -52,26 +48,6 @@ public final class Grpc implements AutoCloseable {
 
   public BrokerServiceGrpc.BrokerServiceBlockingStub brokers() {
     return BrokerServiceGrpc.newBlockingStub(authed);
-  }
-
-  /**
-   * Registers {@code broker} and reports its health every 300 ms until the returned executor is
-   * shut down, so that placement keeps it active.
-   */
-  public ScheduledExecutorService keepBrokerAlive(String broker) {
-    brokers()
-        .registerBroker(
-            RegisterBrokerRequest.newBuilder()
-                .setBrokerId(broker)
-                .setAddress("127.0.0.1:7001")
-                .build());
-    ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
-    heartbeats.scheduleAtFixedRate(
-        () -> brokers().reportHealth(ReportHealthRequest.newBuilder().setBrokerId(broker).build()),
-        200,
-        300,
-        TimeUnit.MILLISECONDS);
-    return heartbeats;
   }
 
   public io.grpc.Channel channel() {

@@ -3,6 +3,7 @@ package dev.controlplane.it.support;
 import dev.controlplane.proto.v1.HealthStatus;
 import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import dev.controlplane.proto.v1.ReportHealthRequest;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,23 +12,33 @@ import java.util.concurrent.TimeUnit;
 /**
  * Brokers of one test class on the shared server (or another node): registered (each in a zone of
  * its own) and kept active by a heartbeat every 300 ms until closed; then failure detection marks
- * them down.
+ * them down. On the shared server, closing waits until it has: marking a broker down is a versioned
+ * write the server makes on its own, and it must not land inside a later test that checks that
+ * nothing was written.
  */
 public final class LiveBrokers implements AutoCloseable {
 
+  private static final Duration MARKED_DOWN_WITHIN = Duration.ofSeconds(30);
+
   private final Grpc grpc;
+  private final boolean sharedServer;
   private final List<String> names;
   private final ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
 
   public LiveBrokers(String... names) {
-    this(Grpc.shared(), names);
+    this(Grpc.shared(), true, names);
   }
 
   /**
    * The brokers on the node {@code grpc} reaches (its leader); closing them closes {@code grpc}.
    */
   public LiveBrokers(Grpc grpc, String... names) {
+    this(grpc, false, names);
+  }
+
+  private LiveBrokers(Grpc grpc, boolean sharedServer, String... names) {
     this.grpc = grpc;
+    this.sharedServer = sharedServer;
     this.names = List.of(names);
     for (int i = 0; i < names.length; i++) {
       grpc.brokers()
@@ -57,8 +68,26 @@ public final class LiveBrokers implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public void close() throws Exception {
     beats.shutdownNow();
+    beats.awaitTermination(5, TimeUnit.SECONDS);
     grpc.close();
+    if (sharedServer) {
+      awaitMarkedDown();
+    }
+  }
+
+  private void awaitMarkedDown() throws Exception {
+    String active =
+        "SELECT count(*) FROM brokers WHERE status <> 'down' AND name IN ('"
+            + String.join("', '", names)
+            + "')";
+    long deadline = System.nanoTime() + MARKED_DOWN_WITHIN.toNanos();
+    while (TestDatabase.queryLong(active) > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(names + " not all down " + MARKED_DOWN_WITHIN + " after closing");
+      }
+      Thread.sleep(100);
+    }
   }
 }
