@@ -38,7 +38,7 @@ public record WriteState(
    * The state of {@code image}: the counts derived from its placements, its brokers ranked. The
    * counts are summed in a plain map and made persistent once: folding each placement into the
    * persistent maps, as a write does, cost 4.8 million tree updates for 100,000 streams of 16
-   * shards at replication factor 3, about 20 s of a loading leader's CPU on this machine.
+   * shards at replication factor 3: seconds of a loading node's CPU.
    */
   public static WriteState of(
       long term, MetadataImage image, TreePMap<String, DeletedStream> deleting) {
