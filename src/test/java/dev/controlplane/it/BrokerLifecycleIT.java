@@ -21,6 +21,8 @@ import dev.controlplane.proto.v1.UpdateType;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +32,12 @@ class BrokerLifecycleIT {
   @BeforeAll
   static void server() throws Exception {
     SharedServer.ensureStarted();
+  }
+
+  /** The brokers registered here go silent: the server's marking them down stays in this class. */
+  @AfterAll
+  static void brokersMarkedDown() throws Exception {
+    TestDatabase.awaitBrokersDown(List.of("reg-1", "labelled", "hb-1"));
   }
 
   private static RegisterBrokerRequest registration(String id) {

@@ -3,7 +3,6 @@ package dev.controlplane.it.support;
 import dev.controlplane.proto.v1.HealthStatus;
 import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import dev.controlplane.proto.v1.ReportHealthRequest;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,8 +16,6 @@ import java.util.concurrent.TimeUnit;
  * nothing was written.
  */
 public final class LiveBrokers implements AutoCloseable {
-
-  private static final Duration MARKED_DOWN_WITHIN = Duration.ofSeconds(30);
 
   private final Grpc grpc;
   private final boolean sharedServer;
@@ -73,21 +70,7 @@ public final class LiveBrokers implements AutoCloseable {
     beats.awaitTermination(5, TimeUnit.SECONDS);
     grpc.close();
     if (sharedServer) {
-      awaitMarkedDown();
-    }
-  }
-
-  private void awaitMarkedDown() throws Exception {
-    String active =
-        "SELECT count(*) FROM brokers WHERE status <> 'down' AND name IN ('"
-            + String.join("', '", names)
-            + "')";
-    long deadline = System.nanoTime() + MARKED_DOWN_WITHIN.toNanos();
-    while (TestDatabase.queryLong(active) > 0) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(names + " not all down " + MARKED_DOWN_WITHIN + " after closing");
-      }
-      Thread.sleep(100);
+      TestDatabase.awaitBrokersDown(names);
     }
   }
 }

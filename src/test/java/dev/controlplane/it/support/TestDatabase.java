@@ -105,6 +105,30 @@ public final class TestDatabase {
     return queryLong("SELECT retained_from FROM cluster_state WHERE id = 1");
   }
 
+  /**
+   * Waits until the server has marked every one of {@code brokers} down, at most 30 s: a broker
+   * that stops heartbeating is marked down three heartbeats later, a versioned write the server
+   * makes on its own, which must not land inside a later test that checks nothing was written.
+   */
+  public static void awaitBrokersDown(List<String> brokers) throws SQLException {
+    String notDown =
+        "SELECT count(*) FROM brokers WHERE status <> 'down' AND name IN ('"
+            + String.join("', '", brokers)
+            + "')";
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+    while (queryLong(notDown) > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(brokers + " not all marked down within 30 s");
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted waiting for " + brokers + " to be marked down", e);
+      }
+    }
+  }
+
   public static long queryLong(String sql) throws SQLException {
     return queryLong(url(), sql);
   }
