@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.proto.v1.*;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -68,9 +69,12 @@ class AdminServiceIT {
   }
 
   @AfterAll
-  static void tearDown() {
+  static void tearDown() throws Exception {
     heartbeats.shutdownNow();
     grpc.close();
+    List<String> registered = new ArrayList<>(List.of(BROKERS));
+    registered.add("adm-lone");
+    TestDatabase.awaitBrokersDown(registered);
   }
 
   private static void register(String id, String zone) {

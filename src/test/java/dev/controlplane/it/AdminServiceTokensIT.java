@@ -8,6 +8,7 @@ import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.BrokerStatus;
 import dev.controlplane.proto.v1.CreateStreamRequest;
@@ -18,7 +19,9 @@ import dev.controlplane.proto.v1.SetBrokerStatusRequest;
 import dev.controlplane.proto.v1.StreamSpec;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -98,6 +101,11 @@ class AdminServiceTokensIT {
     } catch (StatusRuntimeException e) {
       return e.getStatus().getCode();
     }
+  }
+
+  @AfterAll
+  static void brokerMarkedDown() throws Exception {
+    TestDatabase.awaitBrokersDown(List.of("svc-broker"));
   }
 
   private static void freshBroker() {

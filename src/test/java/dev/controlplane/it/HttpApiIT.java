@@ -11,11 +11,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Declarative resources over HTTP: reads, paging, writes, and how bad input is refused. */
 class HttpApiIT {
+
+  @AfterAll
+  static void brokersMarkedDown() throws Exception {
+    TestDatabase.awaitBrokersDown(List.of("place-0", "place-1", "place-2"));
+  }
 
   @BeforeAll
   static void server() throws Exception {

@@ -11,7 +11,9 @@ import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WatchCollector;
 import dev.controlplane.proto.v1.RegisterBrokerRequest;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +75,11 @@ class OperationalMetricsIT {
     }
     Metrics.await(
         "registered brokers", OperationalMetricsIT::registeredBrokers, n -> n == before + 1);
+  }
+
+  @AfterAll
+  static void brokerMarkedDown() throws Exception {
+    TestDatabase.awaitBrokersDown(List.of("metrics-broker"));
   }
 
   private static double registeredBrokers() {
