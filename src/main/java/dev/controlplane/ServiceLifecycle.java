@@ -21,6 +21,7 @@ import dev.controlplane.http.HttpListenerCheck;
 import dev.controlplane.http.ListenerIdentity;
 import dev.controlplane.metadata.StreamService;
 import dev.controlplane.metadata.log.RetentionTrimmer;
+import dev.controlplane.metadata.snapshot.SnapshotMetrics;
 import dev.controlplane.metadata.snapshot.SnapshotService;
 import dev.controlplane.metadata.watch.ChangeNotificationListener;
 import dev.controlplane.metadata.watch.WatchHub;
@@ -50,6 +51,7 @@ public class ServiceLifecycle {
   @Inject NodeLeadership leadership;
   @Inject WatchHub hub;
   @Inject SnapshotService snapshots;
+  @Inject SnapshotMetrics snapshotMetrics;
   @Inject BrokerRegistry brokers;
   @Inject FailureDetector failureDetector;
   @Inject RetentionTrimmer retention;
@@ -121,6 +123,7 @@ public class ServiceLifecycle {
       duties.every(
           authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
       grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin, tls);
+      snapshotMetrics.register(grpc.snapshotSlots());
       grpc.start();
       startBootstrap();
       tls.warnAboutSettings(config.brokerToken().isPresent());

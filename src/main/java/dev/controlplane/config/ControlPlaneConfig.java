@@ -124,6 +124,10 @@ public class ControlPlaneConfig {
   @ConfigProperty(name = "service.controlplane.snapshot.chunk.bytes", defaultValue = "1048576")
   String snapshotChunkBytes;
 
+  @Inject
+  @ConfigProperty(name = "service.controlplane.snapshot.max.concurrent", defaultValue = "8")
+  String snapshotMaxConcurrent;
+
   public String nodeId() {
     return nodeId;
   }
@@ -278,6 +282,12 @@ public class ControlPlaneConfig {
             Integer.MAX_VALUE);
   }
 
+  public int snapshotMaxConcurrent() {
+    return (int)
+        Settings.integer(
+            "service.controlplane.snapshot.max.concurrent", snapshotMaxConcurrent, 1, 100_000);
+  }
+
   /**
    * Parses every setting once, so a bad value stops the start instead of a later task; each invalid
    * one goes to {@code problems}.
@@ -298,6 +308,7 @@ public class ControlPlaneConfig {
     problems.check(this::retentionMinVersions);
     problems.check(this::httpMaxBody);
     problems.check(this::snapshotChunkBytes);
+    problems.check(this::snapshotMaxConcurrent);
     problems.check(
         () -> {
           if (raftFailureTimeout().toMillis() < 500) {

@@ -4,6 +4,7 @@ import dev.controlplane.broker.BrokerRegistry;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.error.PortUnavailableException;
 import dev.controlplane.metadata.snapshot.SnapshotService;
+import dev.controlplane.metadata.snapshot.SnapshotSlots;
 import dev.controlplane.metadata.watch.WatchHub;
 import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.BrokerServiceGrpc;
@@ -28,7 +29,9 @@ import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -45,6 +48,8 @@ public final class GrpcServer {
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final ExecutorService executor;
+  private final SnapshotSlots snapshotSlots;
+  private final ScheduledExecutorService stallCheck;
 
   public GrpcServer(
       ControlPlaneConfig config,
@@ -59,6 +64,11 @@ public final class GrpcServer {
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
     this.workers = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-worker", true));
     this.executor = Executors.newFixedThreadPool(16, threads);
+    this.snapshotSlots =
+        new SnapshotSlots(config.snapshotMaxConcurrent(), config.watchStallTimeout(), executor);
+    this.stallCheck =
+        Executors.newSingleThreadScheduledExecutor(
+            new DefaultThreadFactory("snapshot-stall-check", true));
     ServerInterceptor adminAuth = admin.authorizer();
     this.address = config.bindHost() + ":" + config.grpcPort();
     var guarded = Set.of(MetadataServiceGrpc.SERVICE_NAME, BrokerServiceGrpc.SERVICE_NAME);
@@ -77,7 +87,13 @@ public final class GrpcServer {
             .intercept(
                 new BrokerCredentialInterceptor(config.brokerToken(), guarded, tls.brokers()))
             .intercept(adminAuth)
-            .addService(new MetadataGrpcService(snapshots, hub, config.snapshotChunkBytes()))
+            .addService(
+                new MetadataGrpcService(
+                    snapshots,
+                    hub,
+                    config.snapshotChunkBytes(),
+                    snapshotSlots,
+                    config.watchStallTimeout()))
             .addService(new BrokerGrpcService(brokers, config.heartbeatInterval()))
             .addService(admin.service())
             .addService(health.getHealthService())
@@ -124,6 +140,8 @@ public final class GrpcServer {
               + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()),
           e);
     }
+    stallCheck.scheduleWithFixedDelay(
+        this::cutOffStalledSnapshots, 100, 100, TimeUnit.MILLISECONDS);
     health.setStatus("", ServingStatus.SERVING);
     LOG.info("gRPC listening on " + server.getListenSockets());
   }
@@ -148,6 +166,20 @@ public final class GrpcServer {
         new AdminGrpcService(auth, streams, queries, rebalancer, leadership, brokers, codec), auth);
   }
 
+  /** The snapshots being sent and waiting, for the metrics. */
+  public SnapshotSlots snapshotSlots() {
+    return snapshotSlots;
+  }
+
+  private void cutOffStalledSnapshots() {
+    try {
+      snapshotSlots.cutOffStalled();
+    } catch (RuntimeException e) {
+      // A scheduled task that throws is never run again.
+      LOG.log(Level.WARNING, "checking for stalled snapshots failed", e);
+    }
+  }
+
   public int port() {
     return server.getPort();
   }
@@ -163,6 +195,7 @@ public final class GrpcServer {
       Thread.currentThread().interrupt();
       server.shutdownNow();
     }
+    stallCheck.shutdownNow();
     executor.shutdownNow();
     workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);

@@ -1,7 +1,7 @@
 package dev.controlplane.grpc;
 
-import dev.controlplane.metadata.snapshot.MetadataImage;
 import dev.controlplane.metadata.snapshot.SnapshotService;
+import dev.controlplane.metadata.snapshot.SnapshotSlots;
 import dev.controlplane.metadata.watch.Watch;
 import dev.controlplane.metadata.watch.WatchHub;
 import dev.controlplane.proto.v1.GetSnapshotRequest;
@@ -10,47 +10,41 @@ import dev.controlplane.proto.v1.MetadataServiceGrpc;
 import dev.controlplane.proto.v1.WatchUpdatesRequest;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** GetSnapshot (streamed in chunks) and WatchUpdates. */
+/** GetSnapshot (streamed in chunks, a limited number at once) and WatchUpdates. */
 final class MetadataGrpcService extends MetadataServiceGrpc.MetadataServiceImplBase {
 
   private final SnapshotService snapshots;
   private final WatchHub hub;
   private final int chunkBytes;
+  private final SnapshotSlots slots;
+  private final Duration stallTimeout;
 
-  MetadataGrpcService(SnapshotService snapshots, WatchHub hub, int chunkBytes) {
+  MetadataGrpcService(
+      SnapshotService snapshots,
+      WatchHub hub,
+      int chunkBytes,
+      SnapshotSlots slots,
+      Duration stallTimeout) {
     this.snapshots = snapshots;
     this.hub = hub;
     this.chunkBytes = chunkBytes;
+    this.slots = slots;
+    this.stallTimeout = stallTimeout;
   }
 
   @Override
   public void getSnapshot(GetSnapshotRequest request, StreamObserver<GetSnapshotResponse> out) {
-    MetadataImage image;
-    try {
-      image = snapshots.snapshotAt(request.getVersion());
-    } catch (RuntimeException e) {
-      out.onError(GrpcStatus.of(e));
-      return;
-    }
-    // Chunks are built as the client's flow-control window opens, not all at once: a slow client
-    // of a large cluster costs one chunk of memory, not the whole snapshot.
-    ServerCallStreamObserver<GetSnapshotResponse> call =
-        (ServerCallStreamObserver<GetSnapshotResponse>) out;
-    SnapshotChunks chunks = new SnapshotChunks(image, chunkBytes);
-    AtomicBoolean completed = new AtomicBoolean();
-    call.setOnCancelHandler(() -> completed.set(true));
-    call.setOnReadyHandler(
-        () -> {
-          while (!completed.get() && call.isReady() && chunks.hasNext()) {
-            call.onNext(chunks.next());
-          }
-          if (!chunks.hasNext() && completed.compareAndSet(false, true)) {
-            call.onCompleted();
-          }
-        });
+    new SnapshotStream(
+            (ServerCallStreamObserver<GetSnapshotResponse>) out,
+            snapshots,
+            request.getVersion(),
+            chunkBytes,
+            slots,
+            stallTimeout)
+        .open();
   }
 
   @Override
