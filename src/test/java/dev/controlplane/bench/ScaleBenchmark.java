@@ -37,6 +37,7 @@ public final class ScaleBenchmark {
   private static final int WATCHERS = Integer.getInteger("bench.watchers", 1000);
   private static final int WATCHED_WRITES = Integer.getInteger("bench.watchedWrites", 200);
   private static final int SNAPSHOTS = Integer.getInteger("bench.snapshots", 5);
+  private static final int CROWD = Integer.getInteger("bench.crowd", 0);
 
   public static void main(String[] args) throws Exception {
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
@@ -45,6 +46,10 @@ public final class ScaleBenchmark {
     int grpcPort = Ports.free();
     Map<String, String> env = BenchNode.environment(httpPort, grpcPort, db);
     env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", "60s");
+    String limit = System.getProperty("bench.snapshotLimit");
+    if (limit != null) {
+      env.put("SERVICE_CONTROLPLANE_SNAPSHOT_MAX_CONCURRENT", limit);
+    }
     try (ServerProcess migrate = new ServerProcess("scale-migrate", env).start()) {
       migrate.awaitReady(Duration.ofSeconds(180));
     }
@@ -76,6 +81,9 @@ public final class ScaleBenchmark {
           snapshot(grpc, round, sides);
         }
         System.out.println("live heap after the snapshots: " + liveHeap(server));
+      }
+      if (CROWD > 0) {
+        crowd(grpcPort, server);
       }
       if (!Boolean.getBoolean("bench.snapshotsOnly")) {
         watchers(http, grpcPort, server);
@@ -166,6 +174,107 @@ public final class ScaleBenchmark {
         chunks,
         millis,
         cpu.substring(0, cpu.length() - 2));
+  }
+
+  /**
+   * {@code bench.crowd} brokers asking for the latest snapshot at the same moment, each on a
+   * channel of its own and reading as fast as it can: when each got its first chunk and its last,
+   * and the node's peak resident memory before and after (its heap, and the transport's buffers
+   * outside it). {@code bench.snapshotLimit} sets the node's SNAPSHOT_MAX_CONCURRENT.
+   */
+  private static void crowd(int grpcPort, ServerProcess server) throws Exception {
+    long residentBefore = resident(server);
+    long[] residentMax = {residentBefore};
+    Thread sampler =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                residentMax[0] = Math.max(residentMax[0], resident(server));
+                try {
+                  Thread.sleep(50);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            });
+    sampler.start();
+    List<Grpc> channels = new ArrayList<>();
+    for (int i = 0; i < CROWD; i++) {
+      channels.add(new Grpc(grpcPort, SharedServer.BROKER_TOKEN));
+    }
+    long[] first = new long[CROWD];
+    long[] last = new long[CROWD];
+    long[] bytes = new long[CROWD];
+    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(CROWD);
+    long start = System.nanoTime();
+    for (int i = 0; i < CROWD; i++) {
+      int broker = i;
+      channels
+          .get(i)
+          .metadataAsync()
+          .getSnapshot(
+              GetSnapshotRequest.getDefaultInstance(),
+              new io.grpc.stub.StreamObserver<>() {
+                @Override
+                public void onNext(GetSnapshotResponse chunk) {
+                  if (first[broker] == 0) {
+                    first[broker] = System.nanoTime() - start;
+                  }
+                  bytes[broker] += chunk.getSerializedSize();
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                  System.out.println("snapshot " + broker + " failed: " + t);
+                  done.countDown();
+                }
+
+                @Override
+                public void onCompleted() {
+                  last[broker] = System.nanoTime() - start;
+                  done.countDown();
+                }
+              });
+    }
+    done.await(30, java.util.concurrent.TimeUnit.MINUTES);
+    double wall = (System.nanoTime() - start) / 1e9;
+    sampler.interrupt();
+    sampler.join();
+    channels.forEach(Grpc::close);
+    long[] firsts = java.util.Arrays.stream(first).sorted().toArray();
+    long[] lasts = java.util.Arrays.stream(last).sorted().toArray();
+    System.out.printf(
+        "%d snapshots asked at once (limit %s): all done in %.1f s, %,d bytes each;"
+            + " first chunk after p50 %.2f s, max %.2f s; complete after min %.2f s, p50 %.2f s,"
+            + " max %.2f s%n",
+        CROWD,
+        System.getProperty("bench.snapshotLimit", "default"),
+        wall,
+        bytes[0],
+        firsts[CROWD / 2] / 1e9,
+        firsts[CROWD - 1] / 1e9,
+        lasts[0] / 1e9,
+        lasts[CROWD / 2] / 1e9,
+        lasts[CROWD - 1] / 1e9);
+    System.out.printf(
+        "node's resident memory: %d MiB before, at most %d MiB during (sampled every 50 ms)%n",
+        residentBefore >> 20, residentMax[0] >> 20);
+  }
+
+  /** The node's resident memory in bytes (VmRSS), 0 if unreadable. */
+  private static long resident(ServerProcess server) {
+    try {
+      for (String line :
+          java.nio.file.Files.readAllLines(
+              java.nio.file.Path.of("/proc/" + server.serverPid() + "/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+        }
+      }
+    } catch (java.io.IOException e) {
+      return 0;
+    }
+    return 0;
   }
 
   private static void watchers(Http http, int grpcPort, ServerProcess server) throws Exception {
