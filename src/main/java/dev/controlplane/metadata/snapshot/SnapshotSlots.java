@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
 
 /**
  * Lets at most {@code limit} snapshots be sent at once; the others wait in arrival order and hold
@@ -24,17 +25,23 @@ public final class SnapshotSlots {
   private final int limit;
   private final Duration stallTimeout;
   private final Executor starter;
+  private final LongSupplier nanoClock;
   private final ArrayDeque<Slot> waiting = new ArrayDeque<>();
   private final Set<Slot> sending = new LinkedHashSet<>();
 
   /** {@code starter} runs each admitted snapshot's start, never the thread that freed its slot. */
   public SnapshotSlots(int limit, Duration stallTimeout, Executor starter) {
+    this(limit, stallTimeout, starter, System::nanoTime);
+  }
+
+  SnapshotSlots(int limit, Duration stallTimeout, Executor starter, LongSupplier nanoClock) {
     if (limit < 1) {
       throw new IllegalArgumentException("limit " + limit);
     }
     this.limit = limit;
     this.stallTimeout = stallTimeout;
     this.starter = starter;
+    this.nanoClock = nanoClock;
   }
 
   /**
@@ -55,7 +62,7 @@ public final class SnapshotSlots {
 
   /** Runs {@code onStall} of every snapshot blocked by its client for longer than the timeout. */
   public void cutOffStalled() {
-    long now = System.nanoTime();
+    long now = nanoClock.getAsLong();
     List<Slot> stalled = new ArrayList<>();
     synchronized (this) {
       for (Slot slot : sending) {
@@ -109,7 +116,7 @@ public final class SnapshotSlots {
     /** The client could take no more: from now on the snapshot counts as blocked. */
     public void blocked() {
       if (!blocked) {
-        blockedSince = System.nanoTime();
+        blockedSince = nanoClock.getAsLong();
         blocked = true;
       }
     }

@@ -64,31 +64,39 @@ class SnapshotSlotsTest {
   }
 
   @Test
-  void onlySnapshotsBlockedLongerThanTheTimeoutAreCutOff() throws Exception {
-    SnapshotSlots slots = new SnapshotSlots(3, Duration.ofMillis(50), Runnable::run);
+  void onlySnapshotsBlockedLongerThanTheTimeoutAreCutOff() {
+    long[] now = {0};
+    SnapshotSlots slots = new SnapshotSlots(3, Duration.ofSeconds(30), Runnable::run, () -> now[0]);
     SnapshotSlots.Slot blocked = admitted(slots, "blocked");
     SnapshotSlots.Slot recovered = admitted(slots, "recovered");
     admitted(slots, "never blocked");
     blocked.blocked();
     recovered.blocked();
+    now[0] = Duration.ofSeconds(30).toNanos();
     slots.cutOffStalled();
-    assertThat(stalled).as("not blocked for long yet").isEmpty();
-    Thread.sleep(100);
+    assertThat(stalled).as("blocked for the timeout, not longer").isEmpty();
+    now[0]++;
     recovered.progressed();
     slots.cutOffStalled();
     assertThat(stalled).containsExactly("blocked");
   }
 
   @Test
-  void aBlockedSnapshotThatMovesAgainStartsItsStallClockAfresh() throws Exception {
-    SnapshotSlots slots = new SnapshotSlots(1, Duration.ofMillis(200), Runnable::run);
+  void aBlockedSnapshotThatMovesAgainStartsItsStallClockAfresh() {
+    long[] now = {0};
+    SnapshotSlots slots = new SnapshotSlots(1, Duration.ofSeconds(30), Runnable::run, () -> now[0]);
     SnapshotSlots.Slot slot = admitted(slots, "a");
     slot.blocked();
-    Thread.sleep(150);
+    now[0] = Duration.ofSeconds(20).toNanos();
     slot.progressed();
     slot.blocked();
+    now[0] = Duration.ofSeconds(40).toNanos();
     slots.cutOffStalled();
-    assertThat(stalled).isEmpty();
+    assertThat(stalled).as("blocked for 20 s since it last moved").isEmpty();
+    slot.blocked(); // still blocked: the clock keeps its start
+    now[0] = Duration.ofSeconds(51).toNanos();
+    slots.cutOffStalled();
+    assertThat(stalled).containsExactly("a");
   }
 
   @Test
