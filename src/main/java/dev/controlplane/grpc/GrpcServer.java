@@ -88,12 +88,7 @@ public final class GrpcServer {
                 new BrokerCredentialInterceptor(config.brokerToken(), guarded, tls.brokers()))
             .intercept(adminAuth)
             .addService(
-                new MetadataGrpcService(
-                    snapshots,
-                    hub,
-                    config.snapshotChunkBytes(),
-                    snapshotSlots,
-                    config.watchStallTimeout()))
+                new MetadataGrpcService(snapshots, hub, config.snapshotChunkBytes(), snapshotSlots))
             .addService(new BrokerGrpcService(brokers, config.heartbeatInterval()))
             .addService(admin.service())
             .addService(health.getHealthService())

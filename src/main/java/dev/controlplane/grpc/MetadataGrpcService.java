@@ -10,7 +10,6 @@ import dev.controlplane.proto.v1.MetadataServiceGrpc;
 import dev.controlplane.proto.v1.WatchUpdatesRequest;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** GetSnapshot (streamed in chunks, a limited number at once) and WatchUpdates. */
@@ -20,19 +19,13 @@ final class MetadataGrpcService extends MetadataServiceGrpc.MetadataServiceImplB
   private final WatchHub hub;
   private final int chunkBytes;
   private final SnapshotSlots slots;
-  private final Duration stallTimeout;
 
   MetadataGrpcService(
-      SnapshotService snapshots,
-      WatchHub hub,
-      int chunkBytes,
-      SnapshotSlots slots,
-      Duration stallTimeout) {
+      SnapshotService snapshots, WatchHub hub, int chunkBytes, SnapshotSlots slots) {
     this.snapshots = snapshots;
     this.hub = hub;
     this.chunkBytes = chunkBytes;
     this.slots = slots;
-    this.stallTimeout = stallTimeout;
   }
 
   @Override
@@ -42,8 +35,7 @@ final class MetadataGrpcService extends MetadataServiceGrpc.MetadataServiceImplB
             snapshots,
             request.getVersion(),
             chunkBytes,
-            slots,
-            stallTimeout)
+            slots)
         .open();
   }
 

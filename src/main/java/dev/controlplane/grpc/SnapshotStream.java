@@ -6,7 +6,6 @@ import dev.controlplane.metadata.snapshot.SnapshotService;
 import dev.controlplane.metadata.snapshot.SnapshotSlots;
 import dev.controlplane.proto.v1.GetSnapshotResponse;
 import io.grpc.stub.ServerCallStreamObserver;
-import java.time.Duration;
 
 /**
  * One GetSnapshot call: waits for a {@link SnapshotSlots} place, then takes its image (so "latest"
@@ -21,7 +20,7 @@ final class SnapshotStream {
   private final SnapshotService snapshots;
   private final long version;
   private final int chunkBytes;
-  private final Duration stallTimeout;
+  private final SnapshotSlots slots;
   private final SnapshotSlots.Slot slot;
   private SnapshotChunks chunks;
   private boolean done;
@@ -31,13 +30,12 @@ final class SnapshotStream {
       SnapshotService snapshots,
       long version,
       int chunkBytes,
-      SnapshotSlots slots,
-      Duration stallTimeout) {
+      SnapshotSlots slots) {
     this.call = call;
     this.snapshots = snapshots;
     this.version = version;
     this.chunkBytes = chunkBytes;
-    this.stallTimeout = stallTimeout;
+    this.slots = slots;
     this.slot = slots.slot(this::start, this::stalled);
   }
 
@@ -94,7 +92,7 @@ final class SnapshotStream {
           new ControlPlaneException(
               ErrorCode.RESOURCE_EXHAUSTED,
               "the snapshot's client took no chunk for longer than "
-                  + stallTimeout.toMillis()
+                  + slots.stallTimeout().toMillis()
                   + " ms (service.controlplane.watch.stall.timeout); ask again"));
     }
   }

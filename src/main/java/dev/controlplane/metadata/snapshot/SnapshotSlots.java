@@ -52,6 +52,11 @@ public final class SnapshotSlots {
     return new Slot(start, onStall);
   }
 
+  /** How long a snapshot may stay blocked by its client before it is cut off. */
+  public Duration stallTimeout() {
+    return stallTimeout;
+  }
+
   public synchronized int sending() {
     return sending.size();
   }
