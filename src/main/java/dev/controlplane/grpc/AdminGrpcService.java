@@ -104,6 +104,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
               CreateStreamResponse.newBuilder()
                   .setStreamId(stream.key())
                   .setStatus(StreamStatus.STREAM_STATUS_ACTIVE)
+                  .setMetadataVersion(stream.version())
                   .build());
           out.onCompleted();
         },

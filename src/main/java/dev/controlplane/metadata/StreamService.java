@@ -34,14 +34,10 @@ public class StreamService {
   @Inject ControlPlaneConfig config;
 
   /**
-   * Creates the stream and its placement; ALREADY_EXISTS when the name is taken (deleted ones
-   * included).
+   * Creates the stream and then its placement, at the next version; ALREADY_EXISTS when the name is
+   * taken (deleted ones included). Completes on the write pipeline's thread with the stream as
+   * created.
    */
-  public Stream createStream(Stream stream) {
-    return pipeline.execute(creation(stream));
-  }
-
-  /** {@link #createStream} without waiting: completes on the write pipeline's thread. */
   public CompletableFuture<Stream> createStreamAsync(Stream stream) {
     return pipeline.commitAsync(creation(stream));
   }
@@ -58,7 +54,7 @@ public class StreamService {
   }
 
   /**
-   * Create-or-replace for the declarative API: creates like {@link #createStream}, or changes
+   * Create-or-replace for the declarative API: creates like {@link #createStreamAsync}, or changes
    * mutable settings; a dry run answers the same and commits nothing.
    */
   public Applied<Stream> applyStream(Stream stream, VersionMatch match, WriteMode mode) {

@@ -139,6 +139,13 @@ class AdminServiceIT {
     assertThat(created.getStreamId()).isEqualTo("admin/ns/orders");
     assertThat(created.getStatus()).isEqualTo(StreamStatus.STREAM_STATUS_ACTIVE);
     assertThat(replicaSets("ns", "orders")).hasSize(8).allMatch(r -> r.size() == 3);
+    String path = "/v1/tenants/admin/namespaces/ns/streams/orders";
+    assertThat(created.getMetadataVersion())
+        .as("the answer's version is the stream's, its placement's the next one")
+        .isEqualTo(Http.shared().get(path).json().path("metadata").path("version").asLong())
+        .isEqualTo(
+            Http.shared().get(path + "/placement").json().path("metadata").path("version").asLong()
+                - 1);
     assertThat(codeOf(() -> admin().createStream(create("ns", "orders", 8, 3))))
         .isEqualTo(Status.Code.ALREADY_EXISTS);
     assertThat(codeOf(() -> admin().createStream(create("ns", "zero", 0, 1))))
