@@ -18,8 +18,8 @@ import java.util.function.LongConsumer;
  * The control plane written over its gRPC write API, the transport etcd is driven over: each write
  * is an {@code AdminService.CreateStream} of a new one-shard stream at replication factor 1 (a
  * stream and its placement, two versioned changes, committed together), on as many channels as
- * etcd's writers get. Only for the writes phase: CreateStream's answer carries no version, so the
- * lag phase uses {@link ControlPlaneTarget}.
+ * etcd's writers get. Watched as {@link ControlPlaneTarget} is: a write is matched to its
+ * deliveries by the stream's version, which CreateStream answers.
  */
 final class ControlPlaneGrpcWrites implements Target {
 
@@ -29,10 +29,13 @@ final class ControlPlaneGrpcWrites implements Target {
 
   private final String tenant;
   private final Http http;
+  private final ControlPlaneTarget watched;
 
-  /** Writes in tenant {@code tenant}, which must exist. */
-  ControlPlaneGrpcWrites(int httpPort, int grpcPort, int channelCount, String tenant) {
+  /** Writes in tenant {@code tenant}, which must exist; head and watches from {@code watched}. */
+  ControlPlaneGrpcWrites(
+      int httpPort, int grpcPort, int channelCount, String tenant, ControlPlaneTarget watched) {
     this.tenant = tenant;
+    this.watched = watched;
     this.http = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
     http.put(
         "/v1/tenants/" + tenant + "/namespaces/grpc",
@@ -67,8 +70,13 @@ final class ControlPlaneGrpcWrites implements Target {
   }
 
   @Override
+  public int updatesPerWrite() {
+    return 2;
+  }
+
+  @Override
   public long write(int writer, int sequence) {
-    admins
+    return admins
         .get(writer % admins.size())
         .createStream(
             CreateStreamRequest.newBuilder()
@@ -80,18 +88,18 @@ final class ControlPlaneGrpcWrites implements Target {
                         .setShards(1)
                         .setReplicationFactor(1)
                         .setRetention(RetentionPolicy.newBuilder().setTime("7d")))
-                .build());
-    return -1;
+                .build())
+        .getMetadataVersion();
   }
 
   @Override
-  public long head() {
-    throw new UnsupportedOperationException("writes only");
+  public long head() throws Exception {
+    return watched.head();
   }
 
   @Override
   public AutoCloseable watch(int index, long fromVersion, LongConsumer onUpdate) {
-    throw new UnsupportedOperationException("writes only");
+    return watched.watch(index, fromVersion, onUpdate);
   }
 
   @Override

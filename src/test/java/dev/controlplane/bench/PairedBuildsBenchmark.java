@@ -44,9 +44,11 @@ public final class PairedBuildsBenchmark {
       this.server = new ServerProcess("compare-" + label, env).withJar(jar).start();
       try {
         server.awaitReady(Duration.ofSeconds(180));
-        targets.add(new ControlPlaneTarget(httpPort, grpcPort, db, 1));
+        ControlPlaneTarget http = new ControlPlaneTarget(httpPort, grpcPort, db, 1);
+        targets.add(http);
         targets.add(
-            new ControlPlaneGrpcWrites(httpPort, grpcPort, SideBySideBenchmark.WRITERS, "bench"));
+            new ControlPlaneGrpcWrites(
+                httpPort, grpcPort, SideBySideBenchmark.WRITERS, "bench", http));
       } catch (Exception e) {
         server.close(); // not left running when this build cannot be measured
         throw e;

@@ -95,10 +95,9 @@ public final class ScaleBenchmark {
   /** The side-by-side benchmark's two 8-writer phases, on a node holding this much metadata. */
   private static void writes(int httpPort, int grpcPort, String db, long nodePid) throws Exception {
     List<CpuMeter> server = List.of(CpuMeter.of("node", nodePid), CpuMeter.postgres());
+    ControlPlaneTarget http = new ControlPlaneTarget(httpPort, grpcPort, db, 1);
     List<Target> targets =
-        List.of(
-            new ControlPlaneTarget(httpPort, grpcPort, db, 1),
-            new ControlPlaneGrpcWrites(httpPort, grpcPort, 8, "scale"));
+        List.of(http, new ControlPlaneGrpcWrites(httpPort, grpcPort, 8, "scale", http));
     for (Target t : targets) {
       SideBySideBenchmark.writes(t, Duration.ofSeconds(5), List.of());
       SideBySideBenchmark.writes(t, Duration.ofSeconds(20), server);

@@ -22,9 +22,9 @@ import org.HdrHistogram.Histogram;
  * The control plane and etcd 3.4 (Debian's {@code etcd-server}) side by side in one run, driven by
  * the same harness and grpc-java (docs/benchmarks.md): writes/s with 8 concurrent writers (the
  * control plane twice: over its HTTP/JSON API and over its gRPC one), then commit-to-watcher
- * latency with 100 watchers while one client writes at a steady 100 writes/s. Both run on this
- * machine with their default durability (fsync before acknowledging). Run with
- * scripts/benchmark-etcd.
+ * latency with 100 watchers while one client writes at a steady 100 writes/s (the control plane
+ * again over each of its two APIs). Both run on this machine with their default durability (fsync
+ * before acknowledging). Run with scripts/benchmark-etcd.
  */
 public final class SideBySideBenchmark {
 
@@ -58,16 +58,18 @@ public final class SideBySideBenchmark {
         EtcdProcess etcd = EtcdProcess.start()) {
       server.awaitReady(Duration.ofSeconds(180));
       System.out.println("etcd: " + etcd.version());
+      ControlPlaneTarget http = new ControlPlaneTarget(httpPort, grpcPort, db, 10);
       List<Target> targets =
-          List.of(new EtcdTarget(etcd, 10), new ControlPlaneTarget(httpPort, grpcPort, db, 10));
-      List<Target> writers = new ArrayList<>(targets);
-      writers.add(new ControlPlaneGrpcWrites(httpPort, grpcPort, WRITERS, "bench"));
+          List.of(
+              new EtcdTarget(etcd, 10),
+              http,
+              new ControlPlaneGrpcWrites(httpPort, grpcPort, WRITERS, "bench", http));
       CpuMeter node = CpuMeter.of("node", server.serverPid());
       List<CpuMeter> controlPlane = List.of(node, CpuMeter.postgres());
-      for (Target t : writers) {
+      for (Target t : targets) {
         warmUp(t, t instanceof EtcdTarget ? CpuMeter.of("etcd", etcd.pid()) : node);
       }
-      for (Target t : writers) {
+      for (Target t : targets) {
         writes(
             t,
             WRITE_TIME,
@@ -76,7 +78,7 @@ public final class SideBySideBenchmark {
       for (Target t : targets) {
         lag(t);
       }
-      for (Target t : writers) {
+      for (Target t : targets) {
         if (!(t instanceof EtcdTarget)) {
           t.close();
         }
@@ -197,12 +199,12 @@ public final class SideBySideBenchmark {
     Thread.sleep(1000);
     int warmUp = (int) (RATE * WARM_UP.toSeconds());
     steadyWrites(target, warmUp, new ConcurrentHashMap<>());
-    awaitDeliveries(received, warmUp);
+    awaitDeliveries(received, warmUp * target.updatesPerWrite());
     received.clear();
     int expected = (int) (RATE * STEADY_TIME.toSeconds());
     Map<Long, long[]> sent = new ConcurrentHashMap<>(); // version -> {request sent, acknowledged}
     steadyWrites(target, expected, sent);
-    awaitDeliveries(received, expected);
+    awaitDeliveries(received, expected * target.updatesPerWrite());
     for (AutoCloseable w : watches) {
       w.close();
     }

@@ -14,6 +14,11 @@ interface Target extends AutoCloseable {
   /** One durable write of {@code payload}-sized data; returns the version (revision) it got. */
   long write(int writer, int sequence) throws Exception;
 
+  /** How many versioned updates one {@link #write} publishes (all in one commit). */
+  default int updatesPerWrite() {
+    return 1;
+  }
+
   /** The latest committed version. */
   long head() throws Exception;
 
