@@ -29,6 +29,9 @@ import java.util.Set;
 public final class ResourceCodec {
 
   public static final String API_VERSION = "controlplane/v1";
+  private static final String OTHER_BUILD =
+      ": another build wrote it, and every node of a cluster must run the same build"
+          + " (docs/operations.md, \"Upgrading to a new build\")";
   private static final Set<String> ENVELOPE =
       Set.of("apiVersion", "kind", "metadata", "spec", "status");
 
@@ -180,18 +183,40 @@ public final class ResourceCodec {
     return merged;
   }
 
-  /** Reads a document written by {@link #toTree(Resource)} (the change log's payloads). */
+  /**
+   * Reads a document written by {@link #toTree(Resource)} (the change log's payloads), as strictly
+   * as a client's: a field this build does not know is refused, not dropped, because the resource
+   * would lose it when next rewritten. Such a document was written by another build; the message
+   * says so, since it is what a node of an older build meets in a cluster upgraded node by node.
+   */
   public Resource readStored(String storedJson) {
     try {
       JsonNode doc = json.readTree(storedJson);
+      String version = doc.path("metadata").path("version").asText("?");
       ResourceKind kind =
           ResourceKind.fromKindName(doc.path("kind").asText())
-              .orElseThrow(() -> new IllegalStateException("stored document without a known kind"));
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "the stored document of version "
+                              + version
+                              + " is of kind '"
+                              + doc.path("kind").asText()
+                              + "', which this build does not know"
+                              + OTHER_BUILD));
       FieldReader r = new FieldReader();
       ObjectNode metadata = (ObjectNode) doc.get("metadata");
       Resource resource = Kinds.of(kind).read(metadata, doc, r);
       if (r.hasErrors()) {
-        throw new IllegalStateException("stored document is not a valid " + kind.kindName());
+        throw new IllegalStateException(
+            "the stored "
+                + kind.kindName()
+                + " of version "
+                + version
+                + " is not one this build reads ("
+                + r.problems()
+                + ")"
+                + OTHER_BUILD);
       }
       return resource.withVersion(metadata.path("version").asLong());
     } catch (JsonProcessingException e) {

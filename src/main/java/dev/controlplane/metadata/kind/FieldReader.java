@@ -31,6 +31,13 @@ public final class FieldReader {
     return !errors.isEmpty();
   }
 
+  /** Every problem found so far, as {@code path: message; …}. */
+  public String problems() {
+    return errors.stream()
+        .map(e -> e.field() + ": " + e.message())
+        .collect(Collectors.joining("; "));
+  }
+
   public void throwIfInvalid() {
     if (!errors.isEmpty()) {
       throw ControlPlaneException.validation(errors);

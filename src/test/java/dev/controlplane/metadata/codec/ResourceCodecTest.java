@@ -460,6 +460,25 @@ class ResourceCodecTest {
   }
 
   @Test
+  void aStoredDocumentFromAnotherBuildIsRefusedNamingTheFieldOrKindAndTheUpgradeRule() {
+    ObjectNode withNewField = codec.toTree(fullTenant());
+    withNewField.with("spec").put("tier", "gold");
+    assertThat(
+            assertThrows(
+                IllegalStateException.class, () -> codec.readStored(withNewField.toString())))
+        .hasMessageContaining("the stored Tenant of version 12")
+        .hasMessageContaining("spec.tier: is not a known field")
+        .hasMessageContaining("every node of a cluster must run the same build");
+
+    ObjectNode newKind = codec.toTree(fullTenant());
+    newKind.put("kind", "Bridge");
+    assertThat(
+            assertThrows(IllegalStateException.class, () -> codec.readStored(newKind.toString())))
+        .hasMessageContaining("of version 12 is of kind 'Bridge', which this build does not know")
+        .hasMessageContaining("Upgrading to a new build");
+  }
+
+  @Test
   void documentCarriesTheVersionAsExpectedVersion() {
     ObjectNode tree = codec.toTree(fullTenant());
     assertThat(codec.expectedVersion(tree)).hasValue(12);
