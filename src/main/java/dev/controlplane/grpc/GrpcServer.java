@@ -49,7 +49,8 @@ public final class GrpcServer {
   private final EventLoopGroup workers;
   private final ExecutorService executor;
   private final SnapshotSlots snapshotSlots;
-  private final ScheduledExecutorService stallCheck;
+  private final ScheduledExecutorService checks;
+  private final WatchHub hub;
 
   public GrpcServer(
       ControlPlaneConfig config,
@@ -66,9 +67,9 @@ public final class GrpcServer {
     this.executor = Executors.newFixedThreadPool(16, threads);
     this.snapshotSlots =
         new SnapshotSlots(config.snapshotMaxConcurrent(), config.watchStallTimeout(), executor);
-    this.stallCheck =
-        Executors.newSingleThreadScheduledExecutor(
-            new DefaultThreadFactory("snapshot-stall-check", true));
+    this.checks =
+        Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("grpc-checks", true));
+    this.hub = hub;
     ServerInterceptor adminAuth = admin.authorizer();
     this.address = config.bindHost() + ":" + config.grpcPort();
     var guarded = Set.of(MetadataServiceGrpc.SERVICE_NAME, BrokerServiceGrpc.SERVICE_NAME);
@@ -135,9 +136,14 @@ public final class GrpcServer {
               + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()),
           e);
     }
-    stallCheck.scheduleWithFixedDelay(
-        this::cutOffStalledSnapshots, 100, 100, TimeUnit.MILLISECONDS);
     health.setStatus("", ServingStatus.SERVING);
+    checks.scheduleWithFixedDelay(
+        () -> safely("checking for stalled snapshots", snapshotSlots::cutOffStalled),
+        100,
+        100,
+        TimeUnit.MILLISECONDS);
+    checks.scheduleWithFixedDelay(
+        () -> safely("checking the change log", this::reportChangeLog), 1, 1, TimeUnit.SECONDS);
     LOG.info("gRPC listening on " + server.getListenSockets());
   }
 
@@ -166,12 +172,22 @@ public final class GrpcServer {
     return snapshotSlots;
   }
 
-  private void cutOffStalledSnapshots() {
+  /**
+   * NOT_SERVING while this node cannot read the change log (as its HTTP readiness), so that a
+   * broker's health-checking balancer watches another node: its watchers would get nothing newer.
+   * After {@link #stop} the health manager ignores it.
+   */
+  private void reportChangeLog() {
+    health.setStatus(
+        "", hub.unreadableLog().isPresent() ? ServingStatus.NOT_SERVING : ServingStatus.SERVING);
+  }
+
+  private static void safely(String what, Runnable task) {
     try {
-      snapshotSlots.cutOffStalled();
+      task.run();
     } catch (RuntimeException e) {
       // A scheduled task that throws is never run again.
-      LOG.log(Level.WARNING, "checking for stalled snapshots failed", e);
+      LOG.log(Level.WARNING, what + " failed", e);
     }
   }
 
@@ -190,7 +206,7 @@ public final class GrpcServer {
       Thread.currentThread().interrupt();
       server.shutdownNow();
     }
-    stallCheck.shutdownNow();
+    checks.shutdownNow();
     executor.shutdownNow();
     workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);

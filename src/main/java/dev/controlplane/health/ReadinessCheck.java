@@ -8,12 +8,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-/** Ready when the database answers, the schema was validated at start, and a leader is known. */
+/**
+ * Ready when the database answers, the schema was validated at start, a leader is known, and the
+ * node can read the change log (its watchers would otherwise get nothing newer).
+ */
 @Readiness
 @ApplicationScoped
 public class ReadinessCheck implements HealthCheck {
@@ -29,6 +34,7 @@ public class ReadinessCheck implements HealthCheck {
   public HealthCheckResponse call() {
     boolean database = databaseAnswers();
     boolean leaderKnown = leadership.leaderId().isPresent();
+    Optional<Duration> unreadableLog = hub.unreadableLog();
     var builder =
         HealthCheckResponse.named("controlplane")
             .withData("database", database)
@@ -38,9 +44,19 @@ public class ReadinessCheck implements HealthCheck {
             .withData("leader", leadership.leaderId().orElse(""))
             .withData("term", leadership.knownTerm())
             .withData("metadata_version", hub.head())
-            .withData("watchers", hub.watcherCount());
+            .withData("watchers", hub.watcherCount())
+            .withData(
+                "change_log",
+                unreadableLog
+                    .map(d -> "unreadable for " + d.toSeconds() + " s (the node's log says why)")
+                    .orElse("ok"));
     return builder
-        .status(database && startup.isStarted() && startup.isSchemaValid() && leaderKnown)
+        .status(
+            database
+                && startup.isStarted()
+                && startup.isSchemaValid()
+                && leaderKnown
+                && unreadableLog.isEmpty())
         .build();
   }
 

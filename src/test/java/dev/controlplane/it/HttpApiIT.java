@@ -356,6 +356,7 @@ class HttpApiIT {
     assertThat(data.path("schema").asBoolean()).isTrue();
     assertThat(data.path("role").asText()).isEqualTo("leader");
     assertThat(data.path("term").asLong()).isPositive();
+    assertThat(data.path("change_log").asText()).isEqualTo("ok");
     assertThat(new Http(SharedServer.httpPort(), null).get("/health/live").status()).isEqualTo(200);
   }
 }

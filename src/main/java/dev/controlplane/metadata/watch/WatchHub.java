@@ -16,8 +16,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -89,6 +91,13 @@ public class WatchHub implements CommitSignal, CommitListener {
   private volatile boolean running;
   private final Object advance = new Object();
   private volatile MetadataImage image = MetadataImage.empty();
+
+  private static final long UNREADABLE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  /** When the tailer's reads of the change log started failing; 0 while they work. */
+  private volatile long logFailingSince;
+
+  private long lastFailureLogged;
 
   /** The last version this node's pipeline is committing or committed (0: none yet). */
   private volatile long localCommitting;
@@ -256,6 +265,19 @@ public class WatchHub implements CommitSignal, CommitListener {
     LOG.log(Level.WARNING, "watch failed", e);
   }
 
+  /**
+   * For how long this node has not been able to read the change log, once that is longer than
+   * {@link #UNREADABLE_AFTER_NANOS}, for readiness: its watchers get nothing newer meanwhile. Empty
+   * while reading works, and during a shorter failure (a database restart). Why is in the log.
+   */
+  public Optional<Duration> unreadableLog() {
+    long since = logFailingSince;
+    long failing = System.nanoTime() - since;
+    return since != 0 && failing > UNREADABLE_AFTER_NANOS
+        ? Optional.of(Duration.ofNanos(failing))
+        : Optional.empty();
+  }
+
   private void tail() {
     while (running) {
       awaitChange();
@@ -263,10 +285,42 @@ public class WatchHub implements CommitSignal, CommitListener {
         if (pullNewUpdates()) {
           wakeAll();
         }
+        logReadable();
       } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "reading the change log failed; retrying", e);
+        logUnreadable(e);
         sleepQuietly(500);
       }
+    }
+  }
+
+  /**
+   * Logs the first failure in full and then at most once a minute: the tailer retries every half
+   * second, and a failure that lasts (a document another build wrote) would flood the log.
+   */
+  private void logUnreadable(RuntimeException e) {
+    long now = System.nanoTime();
+    if (logFailingSince == 0) {
+      logFailingSince = now;
+      lastFailureLogged = now;
+      LOG.log(Level.WARNING, "reading the change log failed; retrying", e);
+    } else if (now - lastFailureLogged > TimeUnit.MINUTES.toNanos(1)) {
+      lastFailureLogged = now;
+      LOG.warning(
+          "reading the change log has failed for "
+              + TimeUnit.NANOSECONDS.toSeconds(now - logFailingSince)
+              + " s; retrying: "
+              + (e.getMessage() != null ? e.getMessage() : e));
+    }
+  }
+
+  private void logReadable() {
+    long since = logFailingSince;
+    if (since != 0) {
+      logFailingSince = 0;
+      LOG.info(
+          "reading the change log works again, after "
+              + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - since)
+              + " s");
     }
   }
 
