@@ -38,6 +38,7 @@ public final class ScaleBenchmark {
   private static final int WATCHED_WRITES = Integer.getInteger("bench.watchedWrites", 200);
   private static final int SNAPSHOTS = Integer.getInteger("bench.snapshots", 5);
   private static final int CROWD = Integer.getInteger("bench.crowd", 0);
+  private static final int RESTARTED_SNAPSHOTS = Integer.getInteger("bench.restartedSnapshots", 0);
 
   public static void main(String[] args) throws Exception {
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
@@ -88,6 +89,31 @@ public final class ScaleBenchmark {
       if (!Boolean.getBoolean("bench.snapshotsOnly")) {
         watchers(http, grpcPort, server);
         writes(httpPort, grpcPort, db, server.serverPid());
+      }
+    }
+    if (RESTARTED_SNAPSHOTS > 0) {
+      snapshotsAfterRestart(env, grpcPort);
+    }
+  }
+
+  /**
+   * The node started again on the same tables, then {@code bench.restartedSnapshots} latest
+   * snapshots taken by this JVM, whose client path the snapshots before have compiled: the first
+   * one is the node's cold path alone, as a long-running broker sees it after a node restarts.
+   */
+  private static void snapshotsAfterRestart(Map<String, String> env, int grpcPort)
+      throws Exception {
+    long start = System.nanoTime();
+    try (ServerProcess server = new ServerProcess("scale-restarted", env).start()) {
+      server.awaitReady(Duration.ofSeconds(600));
+      System.out.printf(
+          "node restarted: start to ready %.1f s; the same client JVM, warm, asks again%n",
+          (System.nanoTime() - start) / 1e9);
+      try (Grpc grpc = new Grpc(grpcPort, SharedServer.BROKER_TOKEN)) {
+        List<CpuMeter> sides = List.of(CpuMeter.of("node", server.serverPid()), CpuMeter.clients());
+        for (int round = 1; round <= RESTARTED_SNAPSHOTS; round++) {
+          snapshot(grpc, round, sides);
+        }
       }
     }
   }
