@@ -77,10 +77,7 @@ public final class ScaleBenchmark {
           status, (System.nanoTime() - firstWrite) / 1e6);
       try (Grpc grpc = new Grpc(grpcPort, SharedServer.BROKER_TOKEN)) {
         warmClientParsing();
-        List<CpuMeter> sides = List.of(CpuMeter.of("node", server.serverPid()), CpuMeter.clients());
-        for (int round = 1; round <= SNAPSHOTS; round++) {
-          snapshot(grpc, round, sides);
-        }
+        snapshots(grpc, server, SNAPSHOTS);
         System.out.println("live heap after the snapshots: " + liveHeap(server));
       }
       if (CROWD > 0) {
@@ -110,10 +107,7 @@ public final class ScaleBenchmark {
           "node restarted: start to ready %.1f s; the same client JVM, warm, asks again%n",
           (System.nanoTime() - start) / 1e9);
       try (Grpc grpc = new Grpc(grpcPort, SharedServer.BROKER_TOKEN)) {
-        List<CpuMeter> sides = List.of(CpuMeter.of("node", server.serverPid()), CpuMeter.clients());
-        for (int round = 1; round <= RESTARTED_SNAPSHOTS; round++) {
-          snapshot(grpc, round, sides);
-        }
+        snapshots(grpc, server, RESTARTED_SNAPSHOTS);
       }
     }
   }
@@ -161,6 +155,14 @@ public final class ScaleBenchmark {
       parsed += GetSnapshotResponse.parseFrom(chunk).getMetadata().getPlacementsCount();
     }
     System.out.printf("client warm-up: parsed %,d placements of 16 shards in 5 s%n", parsed);
+  }
+
+  /** {@code count} latest snapshots one after another, each with the node's and clients' CPU. */
+  private static void snapshots(Grpc grpc, ServerProcess server, int count) {
+    List<CpuMeter> sides = List.of(CpuMeter.of("node", server.serverPid()), CpuMeter.clients());
+    for (int round = 1; round <= count; round++) {
+      snapshot(grpc, round, sides);
+    }
   }
 
   private static void snapshot(Grpc grpc, int round, List<CpuMeter> sides) {
