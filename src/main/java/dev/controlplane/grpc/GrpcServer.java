@@ -51,6 +51,7 @@ public final class GrpcServer {
   private final SnapshotSlots snapshotSlots;
   private final ScheduledExecutorService checks;
   private final WatchHub hub;
+  private final EncodedResources encoded = new EncodedResources();
 
   public GrpcServer(
       ControlPlaneConfig config,
@@ -89,13 +90,30 @@ public final class GrpcServer {
                 new BrokerCredentialInterceptor(config.brokerToken(), guarded, tls.brokers()))
             .intercept(adminAuth)
             .addService(
-                new MetadataGrpcService(snapshots, hub, config.snapshotChunkBytes(), snapshotSlots))
+                new MetadataGrpcService(
+                    snapshots, hub, config.snapshotChunkBytes(), snapshotSlots, encoded))
             .addService(new BrokerGrpcService(brokers, config.heartbeatInterval()))
             .addService(admin.service())
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
             .addService(v1alphaReflection())
             .build();
+  }
+
+  /**
+   * Encodes the loaded image for snapshots before the node reports ready, so that the first one
+   * after a start copies bytes instead of running protobuf's serialisation with a cold JIT (about a
+   * second here for 100,000 streams of 16 shards).
+   */
+  private void encodeImage() {
+    long started = System.nanoTime();
+    int count = encoded.fill(hub.image());
+    LOG.info(
+        "encoded the image's "
+            + count
+            + " resources for snapshots in "
+            + (System.nanoTime() - started) / 1_000_000
+            + " ms");
   }
 
   /**
@@ -125,6 +143,7 @@ public final class GrpcServer {
   }
 
   public void start() {
+    encodeImage();
     try {
       server.start();
     } catch (IOException e) {

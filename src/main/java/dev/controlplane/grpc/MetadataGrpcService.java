@@ -8,34 +8,78 @@ import dev.controlplane.proto.v1.GetSnapshotRequest;
 import dev.controlplane.proto.v1.GetSnapshotResponse;
 import dev.controlplane.proto.v1.MetadataServiceGrpc;
 import dev.controlplane.proto.v1.WatchUpdatesRequest;
+import io.grpc.BindableService;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerMethodDefinition;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.ServiceDescriptor;
 import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** GetSnapshot (streamed in chunks, a limited number at once) and WatchUpdates. */
-final class MetadataGrpcService extends MetadataServiceGrpc.MetadataServiceImplBase {
+final class MetadataGrpcService implements MetadataServiceGrpc.AsyncService, BindableService {
 
   private final SnapshotService snapshots;
   private final WatchHub hub;
   private final int chunkBytes;
   private final SnapshotSlots slots;
+  private final EncodedResources encoded;
 
   MetadataGrpcService(
-      SnapshotService snapshots, WatchHub hub, int chunkBytes, SnapshotSlots slots) {
+      SnapshotService snapshots,
+      WatchHub hub,
+      int chunkBytes,
+      SnapshotSlots slots,
+      EncodedResources encoded) {
     this.snapshots = snapshots;
     this.hub = hub;
     this.chunkBytes = chunkBytes;
     this.slots = slots;
+    this.encoded = encoded;
   }
 
+  /**
+   * The generated binding, except that GetSnapshot sends {@link EncodedChunk}s: the same messages
+   * on the wire, written from the resources' kept wire forms instead of built field by field.
+   */
   @Override
-  public void getSnapshot(GetSnapshotRequest request, StreamObserver<GetSnapshotResponse> out) {
+  public ServerServiceDefinition bindService() {
+    ServerServiceDefinition generated = MetadataServiceGrpc.bindService(this);
+    MethodDescriptor<GetSnapshotRequest, GetSnapshotResponse> contract =
+        MetadataServiceGrpc.getGetSnapshotMethod();
+    MethodDescriptor<GetSnapshotRequest, EncodedChunk> getSnapshot =
+        contract.toBuilder(contract.getRequestMarshaller(), EncodedChunk.MARSHALLER).build();
+    List<ServerMethodDefinition<?, ?>> others =
+        generated.getMethods().stream()
+            .filter(
+                m ->
+                    !m.getMethodDescriptor()
+                        .getFullMethodName()
+                        .equals(contract.getFullMethodName()))
+            .toList();
+    ServiceDescriptor.Builder service =
+        ServiceDescriptor.newBuilder(MetadataServiceGrpc.SERVICE_NAME)
+            .setSchemaDescriptor(generated.getServiceDescriptor().getSchemaDescriptor())
+            .addMethod(getSnapshot);
+    others.forEach(m -> service.addMethod(m.getMethodDescriptor()));
+    ServerServiceDefinition.Builder binding = ServerServiceDefinition.builder(service.build());
+    others.forEach(binding::addMethod);
+    return binding
+        .addMethod(getSnapshot, ServerCalls.asyncServerStreamingCall(this::sendSnapshot))
+        .build();
+  }
+
+  private void sendSnapshot(GetSnapshotRequest request, StreamObserver<EncodedChunk> out) {
     new SnapshotStream(
-            (ServerCallStreamObserver<GetSnapshotResponse>) out,
+            (ServerCallStreamObserver<EncodedChunk>) out,
             snapshots,
             request.getVersion(),
             chunkBytes,
-            slots)
+            slots,
+            encoded)
         .open();
   }
 

@@ -1,39 +1,57 @@
 package dev.controlplane.grpc;
 
-import com.google.protobuf.Message;
-import dev.controlplane.metadata.kind.Kind;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
 import dev.controlplane.metadata.kind.Kinds;
 import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.snapshot.MetadataImage;
 import dev.controlplane.proto.v1.GetSnapshotResponse;
-import dev.controlplane.proto.v1.Metadata;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * An image as snapshot chunks of about {@code chunkBytes}, built one at a time as the client takes
- * them: a snapshot of any size holds one chunk in memory beyond the (shared, immutable) image. Not
- * thread-safe: used by one call's onReady handler, which gRPC runs serially.
+ * An image as snapshot chunks whose {@code metadata} is at most {@code chunkBytes} (or one resource
+ * when a single one is larger), built one at a time as the client takes them: a snapshot of any
+ * size holds one chunk in memory beyond the (shared, immutable) image and the encoded resources.
+ *
+ * <p>Each chunk is written in the wire form of a {@link GetSnapshotResponse} from the resources'
+ * kept wire forms ({@link EncodedResources}): protobuf's own encoder writes the fields in number
+ * order as it would for the message, so the bytes are those of the message built field by field
+ * ({@code SnapshotChunksTest} compares them).
+ *
+ * <p>Not thread-safe: used by one call's onReady handler, which gRPC runs serially.
  */
-final class SnapshotChunks implements Iterator<GetSnapshotResponse> {
-
-  /** Per message, the tag and length prefix it adds to the chunk. */
-  private static final int FRAMING = 6;
+final class SnapshotChunks implements Iterator<EncodedChunk> {
 
   private final MetadataImage image;
   private final int chunkBytes;
+  private final EncodedResources encoded;
+  private final long pass;
+  private final List<byte[]> parts = new ArrayList<>();
+  private final List<Integer> fields = new ArrayList<>();
   private int kindIndex = -1;
-  private Iterator<Resource> resources;
-  private Message pending;
+  private Iterator<Resource> resources = Collections.emptyIterator();
+  private byte[] pending;
+  private int pendingField;
   private int chunk;
   private boolean lastSent;
 
-  SnapshotChunks(MetadataImage image, int chunkBytes) {
+  SnapshotChunks(MetadataImage image, int chunkBytes, EncodedResources encoded) {
     this.image = image;
     this.chunkBytes = chunkBytes;
-    this.resources = List.<Resource>of().iterator();
+    this.encoded = encoded;
+    this.pass = encoded.beginPass();
+  }
+
+  /** The pass this snapshot counts as in {@link EncodedResources}. */
+  long pass() {
+    return pass;
   }
 
   @Override
@@ -42,25 +60,28 @@ final class SnapshotChunks implements Iterator<GetSnapshotResponse> {
   }
 
   @Override
-  public GetSnapshotResponse next() {
+  public EncodedChunk next() {
     if (lastSent) {
       throw new NoSuchElementException();
     }
-    Metadata.Builder part = Metadata.newBuilder();
+    parts.clear();
+    fields.clear();
     int size = 0;
     while (true) {
       if (pending == null && !advance()) {
         lastSent = true;
-        return chunk(part, true);
+        break;
       }
-      int messageSize = pending.getSerializedSize() + FRAMING;
-      if (size > 0 && size + messageSize > chunkBytes) {
-        return chunk(part, false);
+      int framed = CodedOutputStream.computeByteArraySize(pendingField, pending);
+      if (size > 0 && size + framed > chunkBytes) {
+        break;
       }
-      Kinds.of(ResourceKind.values()[kindIndex]).addTo(part, pending);
-      size += messageSize;
+      parts.add(pending);
+      fields.add(pendingField);
+      size += framed;
       pending = null;
     }
+    return encode(size, lastSent);
   }
 
   /** Moves {@link #pending} to the next resource of the image; false when there is none. */
@@ -70,19 +91,52 @@ final class SnapshotChunks implements Iterator<GetSnapshotResponse> {
         kindIndex = ResourceKind.values().length - 1;
         return false;
       }
-      resources = image.ofKind(ResourceKind.values()[kindIndex]).iterator();
+      ResourceKind kind = ResourceKind.values()[kindIndex];
+      resources = image.map(kind).values().iterator();
+      pendingField = Kinds.of(kind).snapshotField();
     }
-    Kind<?> kind = Kinds.of(ResourceKind.values()[kindIndex]);
-    pending = kind.message(resources.next());
+    pending = encoded.bytes(resources.next(), pass);
     return true;
   }
 
-  private GetSnapshotResponse chunk(Metadata.Builder part, boolean last) {
-    return GetSnapshotResponse.newBuilder()
-        .setVersion(image.version())
-        .setMetadata(part)
-        .setChunk(chunk++)
-        .setLast(last)
-        .build();
+  private EncodedChunk encode(int metadataSize, boolean last) {
+    long version = image.version();
+    int total =
+        (version != 0
+                ? CodedOutputStream.computeUInt64Size(
+                    GetSnapshotResponse.VERSION_FIELD_NUMBER, version)
+                : 0)
+            + CodedOutputStream.computeTagSize(GetSnapshotResponse.METADATA_FIELD_NUMBER)
+            + CodedOutputStream.computeUInt32SizeNoTag(metadataSize)
+            + metadataSize
+            + (chunk != 0
+                ? CodedOutputStream.computeUInt32Size(GetSnapshotResponse.CHUNK_FIELD_NUMBER, chunk)
+                : 0)
+            + (last
+                ? CodedOutputStream.computeBoolSize(GetSnapshotResponse.LAST_FIELD_NUMBER, true)
+                : 0);
+    byte[] bytes = new byte[total];
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    try {
+      if (version != 0) {
+        out.writeUInt64(GetSnapshotResponse.VERSION_FIELD_NUMBER, version);
+      }
+      out.writeTag(GetSnapshotResponse.METADATA_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      out.writeUInt32NoTag(metadataSize);
+      for (int i = 0; i < parts.size(); i++) {
+        out.writeByteArray(fields.get(i), parts.get(i));
+      }
+      if (chunk != 0) {
+        out.writeUInt32(GetSnapshotResponse.CHUNK_FIELD_NUMBER, chunk);
+      }
+      if (last) {
+        out.writeBool(GetSnapshotResponse.LAST_FIELD_NUMBER, true);
+      }
+      out.checkNoSpaceLeft();
+    } catch (IOException e) {
+      throw new UncheckedIOException("a snapshot chunk's size was miscounted", e);
+    }
+    chunk++;
+    return new EncodedChunk(bytes);
   }
 }

@@ -4,7 +4,6 @@ import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.snapshot.SnapshotService;
 import dev.controlplane.metadata.snapshot.SnapshotSlots;
-import dev.controlplane.proto.v1.GetSnapshotResponse;
 import io.grpc.stub.ServerCallStreamObserver;
 
 /**
@@ -16,26 +15,29 @@ import io.grpc.stub.ServerCallStreamObserver;
  */
 final class SnapshotStream {
 
-  private final ServerCallStreamObserver<GetSnapshotResponse> call;
+  private final ServerCallStreamObserver<EncodedChunk> call;
   private final SnapshotService snapshots;
   private final long version;
   private final int chunkBytes;
   private final SnapshotSlots slots;
   private final SnapshotSlots.Slot slot;
+  private final EncodedResources encoded;
   private SnapshotChunks chunks;
   private boolean done;
 
   SnapshotStream(
-      ServerCallStreamObserver<GetSnapshotResponse> call,
+      ServerCallStreamObserver<EncodedChunk> call,
       SnapshotService snapshots,
       long version,
       int chunkBytes,
-      SnapshotSlots slots) {
+      SnapshotSlots slots,
+      EncodedResources encoded) {
     this.call = call;
     this.snapshots = snapshots;
     this.version = version;
     this.chunkBytes = chunkBytes;
     this.slots = slots;
+    this.encoded = encoded;
     this.slot = slots.slot(this::start, this::stalled);
   }
 
@@ -51,7 +53,7 @@ final class SnapshotStream {
       return;
     }
     try {
-      chunks = new SnapshotChunks(snapshots.snapshotAt(version), chunkBytes);
+      chunks = new SnapshotChunks(snapshots.snapshotAt(version), chunkBytes, encoded);
     } catch (RuntimeException e) {
       fail(e);
       return;
@@ -78,6 +80,10 @@ final class SnapshotStream {
       done = true;
       slot.release();
       call.onCompleted();
+      if (version == 0) {
+        // A pass over the latest image: what it did not send is deleted or replaced.
+        encoded.dropUnusedSince(chunks.pass());
+      }
     }
   }
 

@@ -42,7 +42,7 @@ class GrpcServicesIT {
   }
 
   @Test
-  void reflectionV1ListsTheServicesAndDescribesAdminService() throws Exception {
+  void reflectionV1ListsTheServicesAndDescribesAdminAndMetadataServices() throws Exception {
     try (Grpc grpc = new Grpc(SharedServer.grpcPort(), null)) {
       List<ServerReflectionResponse> answers =
           reflect(
@@ -50,6 +50,11 @@ class GrpcServicesIT {
               ServerReflectionRequest.newBuilder().setListServices("").build(),
               ServerReflectionRequest.newBuilder()
                   .setFileContainingSymbol("controlplane.v1.AdminService")
+                  .build(),
+              // GetSnapshot is bound with its own response marshaller; stock tools must still
+              // find its contract.
+              ServerReflectionRequest.newBuilder()
+                  .setFileContainingSymbol("controlplane.v1.MetadataService.GetSnapshot")
                   .build());
       assertThat(
               answers.get(0).getListServicesResponse().getServiceList().stream()
@@ -63,6 +68,8 @@ class GrpcServicesIT {
               "grpc.reflection.v1alpha.ServerReflection");
       assertThat(fileNames(answers.get(1).getFileDescriptorResponse().getFileDescriptorProtoList()))
           .contains("controlplane/v1/admin_service.proto");
+      assertThat(fileNames(answers.get(2).getFileDescriptorResponse().getFileDescriptorProtoList()))
+          .contains("controlplane/v1/metadata_service.proto");
     }
   }
 

@@ -237,8 +237,8 @@ final class BrokerKind extends Kind<Broker> {
   }
 
   @Override
-  public void addTo(Metadata.Builder metadata, Message message) {
-    metadata.addBrokers((dev.controlplane.proto.v1.Broker) message);
+  public int snapshotField() {
+    return Metadata.BROKERS_FIELD_NUMBER;
   }
 
   @Override

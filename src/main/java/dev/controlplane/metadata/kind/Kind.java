@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Message;
 import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.ResourceKind;
-import dev.controlplane.proto.v1.Metadata;
 import dev.controlplane.proto.v1.MetadataUpdate;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -82,8 +81,8 @@ public abstract class Kind<R extends Resource> {
 
   protected abstract Message toProto(R resource);
 
-  /** Adds a message made by {@link #message} to its list of a snapshot chunk. */
-  public abstract void addTo(Metadata.Builder metadata, Message message);
+  /** The number of this kind's list in a snapshot chunk's {@code Metadata} message. */
+  public abstract int snapshotField();
 
   /** Sets a message made by {@link #message} as the payload of an update. */
   public abstract void setOn(MetadataUpdate.Builder update, Message message);

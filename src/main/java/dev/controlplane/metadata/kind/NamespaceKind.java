@@ -116,8 +116,8 @@ final class NamespaceKind extends Kind<Namespace> {
   }
 
   @Override
-  public void addTo(Metadata.Builder metadata, Message message) {
-    metadata.addNamespaces((dev.controlplane.proto.v1.Namespace) message);
+  public int snapshotField() {
+    return Metadata.NAMESPACES_FIELD_NUMBER;
   }
 
   @Override

@@ -184,8 +184,8 @@ final class PlacementKind extends Kind<ShardPlacement> {
   }
 
   @Override
-  public void addTo(Metadata.Builder metadata, Message message) {
-    metadata.addPlacements((dev.controlplane.proto.v1.ShardPlacement) message);
+  public int snapshotField() {
+    return Metadata.PLACEMENTS_FIELD_NUMBER;
   }
 
   @Override

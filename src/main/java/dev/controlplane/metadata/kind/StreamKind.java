@@ -226,8 +226,8 @@ final class StreamKind extends Kind<Stream> {
   }
 
   @Override
-  public void addTo(Metadata.Builder metadata, Message message) {
-    metadata.addStreams((dev.controlplane.proto.v1.Stream) message);
+  public int snapshotField() {
+    return Metadata.STREAMS_FIELD_NUMBER;
   }
 
   @Override

@@ -175,8 +175,8 @@ final class TenantKind extends Kind<Tenant> {
   }
 
   @Override
-  public void addTo(Metadata.Builder metadata, Message message) {
-    metadata.addTenants((dev.controlplane.proto.v1.Tenant) message);
+  public int snapshotField() {
+    return Metadata.TENANTS_FIELD_NUMBER;
   }
 
   @Override
