@@ -128,6 +128,10 @@ public class ControlPlaneConfig {
   @ConfigProperty(name = "service.controlplane.snapshot.max.concurrent", defaultValue = "8")
   String snapshotMaxConcurrent;
 
+  @Inject
+  @ConfigProperty(name = "service.controlplane.snapshot.keep.encoded", defaultValue = "true")
+  String snapshotKeepEncoded;
+
   public String nodeId() {
     return nodeId;
   }
@@ -288,6 +292,11 @@ public class ControlPlaneConfig {
             "service.controlplane.snapshot.max.concurrent", snapshotMaxConcurrent, 1, 100_000);
   }
 
+  /** Whether each resource's wire form is kept for snapshots (memory for speed). */
+  public boolean snapshotKeepEncoded() {
+    return Settings.bool("service.controlplane.snapshot.keep.encoded", snapshotKeepEncoded);
+  }
+
   /**
    * Parses every setting once, so a bad value stops the start instead of a later task; each invalid
    * one goes to {@code problems}.
@@ -309,6 +318,7 @@ public class ControlPlaneConfig {
     problems.check(this::httpMaxBody);
     problems.check(this::snapshotChunkBytes);
     problems.check(this::snapshotMaxConcurrent);
+    problems.check(this::snapshotKeepEncoded);
     problems.check(
         () -> {
           if (raftFailureTimeout().toMillis() < 500) {

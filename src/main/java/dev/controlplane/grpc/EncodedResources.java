@@ -21,6 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * latest image completes, entries that no pass since it began has used (deleted or replaced
  * resources) are dropped, so the cache holds about one image's worth of bytes.
  *
+ * <p>A node told not to keep them ({@code service.controlplane.snapshot.keep.encoded=false})
+ * encodes each resource as it sends it and holds nothing: less memory, slower snapshots.
+ *
  * <p>Thread-safe: concurrent snapshots may encode the same resource twice, never wrongly.
  */
 final class EncodedResources {
@@ -38,8 +41,10 @@ final class EncodedResources {
 
   private final List<ConcurrentHashMap<String, Entry>> byKind = new ArrayList<>();
   private final AtomicLong passes = new AtomicLong();
+  private final boolean keep;
 
-  EncodedResources() {
+  EncodedResources(boolean keep) {
+    this.keep = keep;
     for (int i = 0; i < ResourceKind.values().length; i++) {
       byKind.add(new ConcurrentHashMap<>());
     }
@@ -52,6 +57,9 @@ final class EncodedResources {
 
   /** The wire form of {@code resource}'s message, made now unless this object was encoded. */
   byte[] bytes(Resource resource, long pass) {
+    if (!keep) {
+      return Kinds.message(resource).toByteArray();
+    }
     ConcurrentHashMap<String, Entry> map = byKind.get(resource.kind().ordinal());
     String key = resource.key();
     Entry entry = map.get(key);
@@ -72,8 +80,11 @@ final class EncodedResources {
     }
   }
 
-  /** Encodes every resource of {@code image}; returns how many. */
+  /** Encodes every resource of {@code image}; returns how many (none when not keeping them). */
   int fill(MetadataImage image) {
+    if (!keep) {
+      return 0;
+    }
     long pass = beginPass();
     int count = 0;
     for (ResourceKind kind : ResourceKind.values()) {
@@ -84,6 +95,10 @@ final class EncodedResources {
     }
     dropUnusedSince(pass);
     return count;
+  }
+
+  boolean keeps() {
+    return keep;
   }
 
   /** How many resources have their wire form kept. */

@@ -51,7 +51,7 @@ public final class GrpcServer {
   private final SnapshotSlots snapshotSlots;
   private final ScheduledExecutorService checks;
   private final WatchHub hub;
-  private final EncodedResources encoded = new EncodedResources();
+  private final EncodedResources encoded;
 
   public GrpcServer(
       ControlPlaneConfig config,
@@ -71,6 +71,7 @@ public final class GrpcServer {
     this.checks =
         Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("grpc-checks", true));
     this.hub = hub;
+    this.encoded = new EncodedResources(config.snapshotKeepEncoded());
     ServerInterceptor adminAuth = admin.authorizer();
     this.address = config.bindHost() + ":" + config.grpcPort();
     var guarded = Set.of(MetadataServiceGrpc.SERVICE_NAME, BrokerServiceGrpc.SERVICE_NAME);
@@ -106,6 +107,12 @@ public final class GrpcServer {
    * second here for 100,000 streams of 16 shards).
    */
   private void encodeImage() {
+    if (!encoded.keeps()) {
+      LOG.info(
+          "snapshots encode each resource as they send it"
+              + " (SERVICE_CONTROLPLANE_SNAPSHOT_KEEP_ENCODED=false)");
+      return;
+    }
     long started = System.nanoTime();
     int count = encoded.fill(hub.image());
     LOG.info(

@@ -47,6 +47,10 @@ public final class ScaleBenchmark {
     int grpcPort = Ports.free();
     Map<String, String> env = BenchNode.environment(httpPort, grpcPort, db);
     env.put("SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", "60s");
+    String keepEncoded = System.getProperty("bench.keepEncoded");
+    if (keepEncoded != null) {
+      env.put("SERVICE_CONTROLPLANE_SNAPSHOT_KEEP_ENCODED", keepEncoded);
+    }
     String limit = System.getProperty("bench.snapshotLimit");
     if (limit != null) {
       env.put("SERVICE_CONTROLPLANE_SNAPSHOT_MAX_CONCURRENT", limit);

@@ -15,7 +15,7 @@ class EncodedResourcesTest {
 
   @Test
   void theSameResourceObjectIsEncodedOnce() {
-    EncodedResources encoded = new EncodedResources();
+    EncodedResources encoded = new EncodedResources(true);
 
     byte[] first = encoded.bytes(ACME, encoded.beginPass());
     byte[] again = encoded.bytes(ACME, encoded.beginPass());
@@ -25,7 +25,7 @@ class EncodedResourcesTest {
 
   @Test
   void anEqualButNewObjectIsEncodedAgainBecauseOnlyIdentityProvesNoChange() {
-    EncodedResources encoded = new EncodedResources();
+    EncodedResources encoded = new EncodedResources(true);
     byte[] first = encoded.bytes(ACME, encoded.beginPass());
     Tenant changed = new Tenant("acme", "second", null, null, 2);
 
@@ -37,7 +37,7 @@ class EncodedResourcesTest {
 
   @Test
   void aPassOverTheLatestImageDropsWhatItDidNotUse() {
-    EncodedResources encoded = new EncodedResources();
+    EncodedResources encoded = new EncodedResources(true);
     Tenant other = new Tenant("other", null, null, null, 2);
     encoded.fill(MetadataImage.of(2, List.<Resource>of(ACME, other)));
     assertThat(encoded.size()).isEqualTo(2);
@@ -51,7 +51,7 @@ class EncodedResourcesTest {
 
   @Test
   void aLaterPassKeepsItsEntriesWhenAnEarlierOneCompletes() {
-    EncodedResources encoded = new EncodedResources();
+    EncodedResources encoded = new EncodedResources(true);
     long earlier = encoded.beginPass();
     long later = encoded.beginPass();
     encoded.bytes(ACME, later);
@@ -59,5 +59,18 @@ class EncodedResourcesTest {
     encoded.dropUnusedSince(earlier);
 
     assertThat(encoded.size()).isEqualTo(1);
+  }
+
+  @Test
+  void aNodeThatDoesNotKeepThemEncodesEachTimeAndHoldsNothing() {
+    EncodedResources encoded = new EncodedResources(false);
+
+    assertThat(encoded.fill(MetadataImage.of(1, List.<Resource>of(ACME)))).isZero();
+    byte[] first = encoded.bytes(ACME, encoded.beginPass());
+    byte[] again = encoded.bytes(ACME, encoded.beginPass());
+
+    assertThat(again).isNotSameAs(first).isEqualTo(first);
+    assertThat(first).isEqualTo(Kinds.message(ACME).toByteArray());
+    assertThat(encoded.size()).isZero();
   }
 }

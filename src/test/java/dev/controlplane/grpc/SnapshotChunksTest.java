@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SnapshotChunksTest {
 
@@ -141,7 +143,7 @@ class SnapshotChunksTest {
   @Test
   void everyResourceIsSentOnceInChunksUnderTheLimitAndOnlyTheLastSaysSo() {
     List<GetSnapshotResponse> chunks =
-        drain(new SnapshotChunks(image(300, 200), 2_000, new EncodedResources()));
+        drain(new SnapshotChunks(image(300, 200), 2_000, new EncodedResources(true)));
 
     assertThat(chunks.size()).isGreaterThan(5);
     for (int i = 0; i < chunks.size(); i++) {
@@ -162,17 +164,18 @@ class SnapshotChunksTest {
   @Test
   void anEmptyImageIsOneLastChunk() {
     List<GetSnapshotResponse> chunks =
-        drain(new SnapshotChunks(MetadataImage.empty(), 1_000, new EncodedResources()));
+        drain(new SnapshotChunks(MetadataImage.empty(), 1_000, new EncodedResources(true)));
 
     assertThat(chunks).hasSize(1);
     assertThat(chunks.get(0).getLast()).isTrue();
     assertThat(chunks.get(0).getVersion()).isZero();
   }
 
-  @Test
-  void chunksAreByteForByteTheMessagesProtobufWouldBuild() {
+  @ParameterizedTest(name = "wire forms kept: {0}")
+  @ValueSource(booleans = {true, false})
+  void chunksAreByteForByteTheMessagesProtobufWouldBuild(boolean keep) {
     Random random = new Random(13);
-    EncodedResources encoded = new EncodedResources();
+    EncodedResources encoded = new EncodedResources(keep);
     for (int round = 0; round < 20; round++) {
       MetadataImage image = everyKind(round == 0 ? 0 : 1_000 + round, random);
       int chunkBytes = 200 + random.nextInt(round % 2 == 0 ? 2_000 : 200_000);
@@ -191,7 +194,7 @@ class SnapshotChunksTest {
 
   @Test
   void aChangedResourceIsSentAsItIsNowNotAsItWasEncoded() {
-    EncodedResources encoded = new EncodedResources();
+    EncodedResources encoded = new EncodedResources(true);
     MetadataImage before = image(3, 2);
     encoded.fill(before);
     Tenant renamed = new Tenant("t1", "renamed", null, null, 8);

@@ -40,7 +40,9 @@ class SnapshotAdmissionIT {
                 Map.of(
                     "SERVICE_CONTROLPLANE_SNAPSHOT_MAX_CONCURRENT", "1",
                     "SERVICE_CONTROLPLANE_WATCH_STALL_TIMEOUT", "6s",
-                    "SERVICE_CONTROLPLANE_SNAPSHOT_CHUNK_BYTES", "16384"));
+                    "SERVICE_CONTROLPLANE_SNAPSHOT_CHUNK_BYTES", "16384",
+                    // Every other node keeps the wire forms; this one sends them as it encodes.
+                    "SERVICE_CONTROLPLANE_SNAPSHOT_KEEP_ENCODED", "false"));
         LiveBrokers brokers =
             new LiveBrokers(
                 new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN),
