@@ -268,5 +268,14 @@ public final class SideBySideBenchmark {
         fromSend.getValueAtPercentile(50) / 1000.0,
         fromSend.getValueAtPercentile(99) / 1000.0,
         fromSend.getMaxValue() / 1000.0);
+    // The writer's own round trips: what "from request sent" holds besides the delivery.
+    Histogram answer = new Histogram(3);
+    sent.values().forEach(s -> answer.recordValue(Math.max(0, s[1] - s[0]) / 1000));
+    System.out.printf(
+        "%-13s   the writer's answers: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+        "",
+        answer.getValueAtPercentile(50) / 1000.0,
+        answer.getValueAtPercentile(99) / 1000.0,
+        answer.getMaxValue() / 1000.0);
   }
 }
