@@ -256,26 +256,22 @@ public final class SideBySideBenchmark {
         RATE,
         fromAck.getTotalCount(),
         (long) expected * WATCHERS);
-    System.out.printf(
-        "%-13s   from acknowledgement: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
-        "",
-        fromAck.getValueAtPercentile(50) / 1000.0,
-        fromAck.getValueAtPercentile(99) / 1000.0,
-        fromAck.getMaxValue() / 1000.0);
-    System.out.printf(
-        "%-13s   from request sent:    p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
-        "",
-        fromSend.getValueAtPercentile(50) / 1000.0,
-        fromSend.getValueAtPercentile(99) / 1000.0,
-        fromSend.getMaxValue() / 1000.0);
+    printMillis("from acknowledgement:", fromAck);
+    printMillis("from request sent:   ", fromSend);
     // The writer's own round trips: what "from request sent" holds besides the delivery.
     Histogram answer = new Histogram(3);
     sent.values().forEach(s -> answer.recordValue(Math.max(0, s[1] - s[0]) / 1000));
+    printMillis("the writer's answers:", answer);
+  }
+
+  /** One line of p50, p99 and max of a histogram of microseconds, in milliseconds. */
+  private static void printMillis(String label, Histogram micros) {
     System.out.printf(
-        "%-13s   the writer's answers: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+        "%-13s   %s p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
         "",
-        answer.getValueAtPercentile(50) / 1000.0,
-        answer.getValueAtPercentile(99) / 1000.0,
-        answer.getMaxValue() / 1000.0);
+        label,
+        micros.getValueAtPercentile(50) / 1000.0,
+        micros.getValueAtPercentile(99) / 1000.0,
+        micros.getMaxValue() / 1000.0);
   }
 }
