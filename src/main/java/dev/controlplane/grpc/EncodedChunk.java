@@ -38,10 +38,6 @@ final class EncodedChunk {
     this.bytes = bytes;
   }
 
-  byte[] bytes() {
-    return bytes;
-  }
-
   /** Known length and drainable, so gRPC frames the message without copying it through a buffer. */
   private static final class Bytes extends ByteArrayInputStream implements KnownLength, Drainable {
 
