@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -45,6 +46,17 @@ public final class SideBySideBenchmark {
   private static final Duration REWARM =
       Duration.ofSeconds(Long.getLong("bench.rewarmSeconds", 20));
 
+  // -Dbench.targets=etcd,http,grpc: which systems and transports run; -Dbench.writePhases=false
+  // leaves out the writes/s phases (the warm-ups still run), for a quicker look at the lag.
+  private static final Set<String> TARGETS =
+      Set.of(System.getProperty("bench.targets", "etcd,http,grpc").split(","));
+  private static final boolean WRITE_PHASES =
+      Boolean.parseBoolean(System.getProperty("bench.writePhases", "true"));
+
+  private static String key(Target t) {
+    return t instanceof EtcdTarget ? "etcd" : t instanceof ControlPlaneGrpcWrites ? "grpc" : "http";
+  }
+
   public static void main(String[] args) throws Exception {
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
     TestDatabase.reset(db);
@@ -59,26 +71,27 @@ public final class SideBySideBenchmark {
       server.awaitReady(Duration.ofSeconds(180));
       System.out.println("etcd: " + etcd.version());
       ControlPlaneTarget http = new ControlPlaneTarget(httpPort, grpcPort, db, 10);
-      List<Target> targets =
+      List<Target> all =
           List.of(
               new EtcdTarget(etcd, 10),
               http,
               new ControlPlaneGrpcWrites(httpPort, grpcPort, WRITERS, "bench", http));
+      List<Target> targets = all.stream().filter(t -> TARGETS.contains(key(t))).toList();
       CpuMeter node = CpuMeter.of("node", server.serverPid());
       List<CpuMeter> controlPlane = List.of(node, CpuMeter.postgres());
       for (Target t : targets) {
         warmUp(t, t instanceof EtcdTarget ? CpuMeter.of("etcd", etcd.pid()) : node);
       }
-      for (Target t : targets) {
+      for (Target t : WRITE_PHASES ? targets : List.<Target>of()) {
         writes(
             t,
             WRITE_TIME,
             t instanceof EtcdTarget ? List.of(CpuMeter.of("etcd", etcd.pid())) : controlPlane);
       }
       for (Target t : targets) {
-        lag(t);
+        lag(t, t instanceof EtcdTarget ? List.of(CpuMeter.of("etcd", etcd.pid())) : controlPlane);
       }
-      for (Target t : targets) {
+      for (Target t : all) {
         if (!(t instanceof EtcdTarget)) {
           t.close();
         }
@@ -189,7 +202,7 @@ public final class SideBySideBenchmark {
    * #WARM_UP} unmeasured (the write phases never touched the watch path, and a JVM's first
    * deliveries run in its interpreter), then for {@link #STEADY_TIME} measured.
    */
-  private static void lag(Target target) throws Exception {
+  private static void lag(Target target, List<CpuMeter> servers) throws Exception {
     long from = target.head();
     ConcurrentLinkedQueue<long[]> received = new ConcurrentLinkedQueue<>(); // {version, at}
     List<AutoCloseable> watches = new ArrayList<>();
@@ -203,12 +216,31 @@ public final class SideBySideBenchmark {
     received.clear();
     int expected = (int) (RATE * STEADY_TIME.toSeconds());
     Map<Long, long[]> sent = new ConcurrentHashMap<>(); // version -> {request sent, acknowledged}
+    Optional<PipelineCounters> before = target.pipeline();
+    List<CpuMeter> meters = new ArrayList<>(servers);
+    meters.add(CpuMeter.clients());
+    List<Duration> cpuBefore = meters.stream().map(CpuMeter::total).toList();
+    long start = System.nanoTime();
     steadyWrites(target, expected, sent);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    Optional<PipelineCounters> after = target.pipeline();
     awaitDeliveries(received, expected * target.updatesPerWrite());
+    StringBuilder cpu = new StringBuilder();
+    for (int i = 0; i < meters.size(); i++) {
+      cpu.append(i == 0 ? "" : ", ")
+          .append(meters.get(i).name())
+          .append(String.format(" %.3f ms", meters.get(i).millisPer(cpuBefore.get(i), expected)));
+    }
     for (AutoCloseable w : watches) {
       w.close();
     }
     report(target, expected, sent, received);
+    // The delivery to every watcher included: what a write costs each side with watchers open.
+    System.out.printf("%-13s   CPU per write, deliveries included: %s%n", "", cpu);
+    // A lone write's answer split in two: its batch's transaction, and the rest of the trip.
+    if (before.isPresent() && after.isPresent()) {
+      System.out.printf("%-13s   %s%n", "", after.get().since(before.get(), seconds));
+    }
   }
 
   /** {@code count} writes at {@link #RATE}/s, each version's send and acknowledgement times. */
