@@ -126,6 +126,9 @@ final class BatchRunner {
     for (int i = 0; i < batch.size(); i++) {
       batch.get(i).complete(outcomes.get(i));
     }
+    if (!tx.updates().isEmpty()) {
+      listener.deliver();
+    }
     // The JSON lines last and on their own thread: neither the callers nor the watchers need them.
     lines.emit(tx.audited());
   }

@@ -5,8 +5,8 @@ import dev.controlplane.metadata.snapshot.MetadataImage;
 import java.util.List;
 
 /**
- * Told on the pipeline thread, right before a batch commits, up to which version, and right after
- * it committed, what it changed (the watch hub).
+ * Told on the pipeline thread, right before a batch commits, up to which version, right after it
+ * committed, what it changed, and once its callers were answered, to deliver it (the watch hub).
  */
 public interface CommitListener {
 
@@ -18,8 +18,18 @@ public interface CommitListener {
    */
   void committing(long lastVersion);
 
-  /** {@code updates} committed in version order; {@code image} is the image after the last. */
+  /**
+   * {@code updates} committed in version order; {@code image} is the image after the last. Reads on
+   * this node see them from now on; their callers are answered next, then {@link #deliver}.
+   */
   void committed(List<MetadataUpdate> updates, MetadataImage image);
+
+  /**
+   * The callers of the batch last {@link #committed} have their answers: send its updates to the
+   * watchers. Apart from {@link #committed} so that a writer's answer never waits behind the
+   * deliveries to every watcher, which would make a write slower the more watchers a node has.
+   */
+  void deliver();
 
   /**
    * The image this node holds now, never newer than the committed log: a new leader's write state

@@ -190,6 +190,10 @@ public class WatchHub implements CommitSignal, CommitListener {
       image = after;
       trimWindow();
     }
+  }
+
+  @Override
+  public void deliver() {
     wakeAll();
   }
 

@@ -1,0 +1,130 @@
+package dev.controlplane.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.controlplane.audit.Actor;
+import dev.controlplane.audit.AuditLines;
+import dev.controlplane.cache.TenantChanges;
+import dev.controlplane.cluster.WriteGuard;
+import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.it.support.TestDatabase;
+import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.log.WriteMode;
+import dev.controlplane.metadata.model.MetadataUpdate;
+import dev.controlplane.metadata.model.Tenant;
+import dev.controlplane.metadata.snapshot.MetadataImage;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a committed batch tells whom, and in which order, against a real PostgreSQL: the node's
+ * image first (so a read on the node sees the write before its writer hears of it), then the
+ * writers, then the watchers, so that no writer's answer waits for the deliveries to every watcher.
+ * A database of its own, where this runner holds the term.
+ */
+class CommitOrderIT {
+
+  private static final String URL = TestDatabase.url(TestDatabase.name() + "_empty");
+  private static final long TERM = 7;
+  private static final Actor OPERATOR = new Actor("operator", Actor.USER, "127.0.0.1", "test");
+
+  private final List<String> events = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void database() throws Exception {
+    TestDatabase.resetAndMigrate(URL);
+    try (Connection c = DriverManager.getConnection(URL, TestDatabase.USER, TestDatabase.PASSWORD);
+        Statement st = c.createStatement()) {
+      st.execute("UPDATE cluster_state SET leader_term = " + TERM + " WHERE id = 1");
+    }
+  }
+
+  @Test
+  void theImageAdvancesThenTheWriterIsAnsweredThenTheWatchersAreWoken() throws Exception {
+    CommitListener listener =
+        new CommitListener() {
+          private MetadataImage image = MetadataImage.empty();
+
+          @Override
+          public void committing(long lastVersion) {
+            if (lastVersion > 0) {
+              events.add("committing " + lastVersion);
+            }
+          }
+
+          @Override
+          public void committed(List<MetadataUpdate> updates, MetadataImage after) {
+            image = after;
+            events.add("image at " + after.version());
+          }
+
+          @Override
+          public void deliver() {
+            events.add("watchers woken");
+          }
+
+          @Override
+          public MetadataImage image() {
+            return image;
+          }
+        };
+    PipelineConnection connection = new PipelineConnection(new TestConfig());
+    AuditLines lines = new AuditLines(Thread::new);
+    BatchRunner runner =
+        new BatchRunner(
+            connection,
+            new ResourceCodec(),
+            new WriteGuard(),
+            listener,
+            new PipelineMetrics(),
+            new TenantChanges(),
+            lines,
+            "cp1");
+    CompletableFuture<Object> answer = new CompletableFuture<>();
+    // Runs on the pipeline's thread the moment the writer is answered, as an adapter's callback.
+    answer.whenComplete((outcome, error) -> events.add("writer answered"));
+    Operation<Object> createTenant =
+        write -> write.put(new Tenant("acme", "", null, null, 0), null);
+
+    try {
+      runner.run(List.of(new Pending<>(createTenant, WriteMode.COMMIT, answer, OPERATOR)), TERM);
+    } finally {
+      connection.close();
+      lines.stop();
+    }
+
+    assertThat(answer).isCompleted().isNotCompletedExceptionally();
+    assertThat(events)
+        .containsExactly("committing 1", "image at 1", "writer answered", "watchers woken");
+    assertThat(TestDatabase.logRows(URL, 0)).hasSize(1);
+  }
+
+  /** The settings the pipeline's connection reads: the test database, as the test user. */
+  private static final class TestConfig extends ControlPlaneConfig {
+    @Override
+    public String dbUrl() {
+      return URL;
+    }
+
+    @Override
+    public String dbUser() {
+      return TestDatabase.USER;
+    }
+
+    @Override
+    public String dbPassword() {
+      return TestDatabase.PASSWORD;
+    }
+
+    @Override
+    public String nodeId() {
+      return "cp1";
+    }
+  }
+}
