@@ -44,8 +44,9 @@ import javax.sql.DataSource;
  * <h2>How updates arrive</h2>
  *
  * On the leader, the write pipeline hands each committed batch over directly ({@link #committed}):
- * its updates and the image after them, with no database round trip. On every node one tailer
- * thread also reads updates with versions above {@link #head()} from the table whenever a commit is
+ * its updates and the image after them, with no database round trip; it wakes the watchers with
+ * {@link #deliver} once the batch's writers have their answers. On every node one tailer thread
+ * also reads updates with versions above {@link #head()} from the table whenever a commit is
  * signalled (NOTIFY from another node) and at least once a second. Both paths accept only the next
  * version, so the window never has a gap and an update arriving both ways counts once. The hub
  * keeps the most recent updates in a window; watchers pull from it, or from the table while they
