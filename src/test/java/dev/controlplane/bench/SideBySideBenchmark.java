@@ -48,10 +48,22 @@ public final class SideBySideBenchmark {
 
   // -Dbench.targets=etcd,http,grpc: which systems and transports run; -Dbench.writePhases=false
   // leaves out the writes/s phases (the warm-ups still run), for a quicker look at the lag.
-  private static final Set<String> TARGETS =
-      Set.of(System.getProperty("bench.targets", "etcd,http,grpc").split(","));
+  private static final Set<String> TARGETS = targets(System.getProperty("bench.targets"));
   private static final boolean WRITE_PHASES =
       Boolean.parseBoolean(System.getProperty("bench.writePhases", "true"));
+
+  private static Set<String> targets(String setting) {
+    Set<String> known = Set.of("etcd", "http", "grpc");
+    if (setting == null) {
+      return known;
+    }
+    Set<String> chosen = Set.of(setting.split(","));
+    if (!known.containsAll(chosen)) {
+      throw new IllegalArgumentException(
+          "-Dbench.targets=" + setting + ": expected some of etcd,http,grpc");
+    }
+    return chosen;
+  }
 
   private static String key(Target t) {
     return t instanceof EtcdTarget ? "etcd" : t instanceof ControlPlaneGrpcWrites ? "grpc" : "http";
@@ -139,13 +151,7 @@ public final class SideBySideBenchmark {
         burst.rate(),
         burst.latency().getValueAtPercentile(50) / 1000.0,
         burst.latency().getValueAtPercentile(99) / 1000.0);
-    StringBuilder cpu = new StringBuilder();
-    for (int i = 0; i < burst.names().size(); i++) {
-      cpu.append(i == 0 ? "" : ", ")
-          .append(burst.names().get(i))
-          .append(String.format(" %.3f ms", burst.cpu()[i]));
-    }
-    System.out.printf("%-13s   CPU per write: %s%n", "", cpu);
+    System.out.printf("%-13s   CPU per write: %s%n", "", cpuLine(burst.names(), burst.cpu()));
     if (before.isPresent()) {
       System.out.printf(
           "%-13s   %s%n", "", target.pipeline().orElseThrow().since(before.get(), burst.seconds()));
@@ -225,18 +231,18 @@ public final class SideBySideBenchmark {
     double seconds = (System.nanoTime() - start) / 1e9;
     Optional<PipelineCounters> after = target.pipeline();
     awaitDeliveries(received, expected * target.updatesPerWrite());
-    StringBuilder cpu = new StringBuilder();
+    double[] cpu = new double[meters.size()];
     for (int i = 0; i < meters.size(); i++) {
-      cpu.append(i == 0 ? "" : ", ")
-          .append(meters.get(i).name())
-          .append(String.format(" %.3f ms", meters.get(i).millisPer(cpuBefore.get(i), expected)));
+      cpu[i] = meters.get(i).millisPer(cpuBefore.get(i), expected);
     }
     for (AutoCloseable w : watches) {
       w.close();
     }
     report(target, expected, sent, received);
     // The delivery to every watcher included: what a write costs each side with watchers open.
-    System.out.printf("%-13s   CPU per write, deliveries included: %s%n", "", cpu);
+    System.out.printf(
+        "%-13s   CPU per write, deliveries included: %s%n",
+        "", cpuLine(meters.stream().map(CpuMeter::name).toList(), cpu));
     // A lone write's answer split in two: its batch's transaction, and the rest of the trip.
     if (before.isPresent() && after.isPresent()) {
       System.out.printf("%-13s   %s%n", "", after.get().since(before.get(), seconds));
@@ -294,6 +300,17 @@ public final class SideBySideBenchmark {
     Histogram answer = new Histogram(3);
     sent.values().forEach(s -> answer.recordValue(Math.max(0, s[1] - s[0]) / 1000));
     printMillis("the writer's answers:", answer);
+  }
+
+  /** "node 0.170 ms, PostgreSQL 0.160 ms, …": each process's milliseconds of CPU per write. */
+  private static String cpuLine(List<String> names, double[] millis) {
+    StringBuilder line = new StringBuilder();
+    for (int i = 0; i < names.size(); i++) {
+      line.append(i == 0 ? "" : ", ")
+          .append(names.get(i))
+          .append(String.format(" %.3f ms", millis[i]));
+    }
+    return line.toString();
   }
 
   /** One line of p50, p99 and max of a histogram of microseconds, in milliseconds. */
