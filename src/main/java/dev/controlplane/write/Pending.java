@@ -5,10 +5,16 @@ import dev.controlplane.metadata.log.WriteMode;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A submitted operation waiting for its batch, with the future its caller waits on and the actor
- * who submitted it (for its audit record).
+ * A submitted operation waiting for its batch, with the future its caller waits on, the actor who
+ * submitted it (for its audit record) and when it was queued ({@link System#nanoTime}).
  */
-record Pending<R>(Operation<R> op, WriteMode mode, CompletableFuture<R> future, Actor actor) {
+record Pending<R>(
+    Operation<R> op, WriteMode mode, CompletableFuture<R> future, Actor actor, long queuedAt) {
+
+  /** Queued now. */
+  Pending(Operation<R> op, WriteMode mode, CompletableFuture<R> future, Actor actor) {
+    this(op, mode, future, actor, System.nanoTime());
+  }
 
   @SuppressWarnings("unchecked")
   void complete(Object outcome) {

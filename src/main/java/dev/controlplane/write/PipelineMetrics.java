@@ -3,6 +3,7 @@ package dev.controlplane.write;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.List;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -10,7 +11,8 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * What the write pipeline does: batches committed and the operations in them (their ratio is the
- * mean batch size), how long their transactions took, and batches the database failed.
+ * mean batch size), how long operations waited in the queue for their batch, how long the batches'
+ * transactions took, and batches the database failed.
  */
 @ApplicationScoped
 public class PipelineMetrics {
@@ -21,6 +23,7 @@ public class PipelineMetrics {
   private Counter operations;
   private Counter failures;
   private Timer transactions;
+  private Timer waits;
 
   void register() {
     batches = counter("controlplane.write.batches", "Write batches committed by this node");
@@ -40,6 +43,14 @@ public class PipelineMetrics {
                     "How long committed write batches took, from validating their operations"
                         + " to the commit of their PostgreSQL transaction")
                 .build());
+    waits =
+        registry.timer(
+            Metadata.builder()
+                .withName("controlplane.write.queue.wait")
+                .withDescription(
+                    "How long write operations waited in the leader's queue, from their"
+                        + " submission to the start of their batch")
+                .build());
   }
 
   private Counter counter(String name, String description) {
@@ -51,6 +62,15 @@ public class PipelineMetrics {
       batches.inc();
       operations.inc(size);
       transactions.update(Duration.ofNanos(transactionNanos));
+    }
+  }
+
+  /** The operations of a batch that starts at {@code startNanos}, each timed from its queueing. */
+  void started(List<Pending<?>> batch, long startNanos) {
+    if (waits != null) {
+      for (Pending<?> p : batch) {
+        waits.update(Duration.ofNanos(startNanos - p.queuedAt()));
+      }
     }
   }
 

@@ -208,6 +208,7 @@ public class WritePipeline {
         break;
       }
       queue.drainTo(batch, MAX_BATCH - 1);
+      metrics.started(batch, System.nanoTime());
       try {
         runBatch(batch);
       } catch (RuntimeException e) {

@@ -32,6 +32,7 @@ class WritePipelineIT {
   private static final int WRITERS = 64;
 
   private static final String BATCH_TIMES = "controlplane_write_batch_duration_seconds_count";
+  private static final String QUEUE_WAITS = "controlplane_write_queue_wait_seconds_count";
 
   @BeforeAll
   static void server() throws Exception {
@@ -106,6 +107,17 @@ class WritePipelineIT {
           String m = Metrics.scrape();
           return Metrics.valueIn(m, BATCH_TIMES, "")
               - Metrics.valueIn(m, "controlplane_write_batches_total", "");
+        },
+        difference -> difference == 0);
+    // Each operation's wait in the queue is timed once, when its batch starts, and every batch
+    // here commits: the waits timed since `before` are the operations answered since then.
+    double waitsBefore = Metrics.valueIn(before, QUEUE_WAITS, "");
+    Metrics.await(
+        "queue waits timed minus operations answered, since the writers started",
+        () -> {
+          String m = Metrics.scrape();
+          return (Metrics.valueIn(m, QUEUE_WAITS, "") - waitsBefore)
+              - (Metrics.valueIn(m, "controlplane_write_operations_total", "") - operationsBefore);
         },
         difference -> difference == 0);
     System.out.printf(
