@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -117,10 +118,7 @@ public class ServiceTokens {
   public Verified verify(String token, String tenant) {
     Instant now = Instant.now();
     VerifiedTokens.Entry known = verified.get(token);
-    if (known != null
-        && known.verified().tenant().equals(tenant)
-        && unexpired(known.expiresAt(), now)
-        && verifying.get(tenant).containsKey(known.kid())) {
+    if (known != null && stillGood(known, tenant, now, verifying.get(tenant))) {
       return known.verified();
     }
     SignedJWT jwt = JoseChecks.parse(token, Set.of(JWSAlgorithm.EdDSA));
@@ -146,6 +144,26 @@ public class ServiceTokens {
     } catch (JOSEException | ParseException e) {
       throw new TokenRejected("the service token cannot be verified");
     }
+  }
+
+  /**
+   * What {@link #verify} answers for a token it verified before, when that answer needs nothing
+   * from the database: empty when the token is new to this node, its tenant's keys are not in
+   * memory, or it no longer passes (then {@link #verify} says why).
+   */
+  public Optional<Verified> remembered(String token, String tenant) {
+    VerifiedTokens.Entry known = verified.get(token);
+    Map<String, OctetKeyPair> keys = verifying.peek(tenant);
+    return known != null && keys != null && stillGood(known, tenant, Instant.now(), keys)
+        ? Optional.of(known.verified())
+        : Optional.empty();
+  }
+
+  private static boolean stillGood(
+      VerifiedTokens.Entry known, String tenant, Instant now, Map<String, OctetKeyPair> keys) {
+    return known.verified().tenant().equals(tenant)
+        && unexpired(known.expiresAt(), now)
+        && keys.containsKey(known.kid());
   }
 
   /**

@@ -42,6 +42,11 @@ public final class TenantCache<T> {
     return loaded;
   }
 
+  /** The kept value, or null when {@link #get} would have to load it. */
+  public T peek(String tenant) {
+    return values.get(tenant);
+  }
+
   void invalidate(String tenant) {
     generations.compute(
         tenant,

@@ -1,5 +1,7 @@
 package dev.controlplane.grpc;
 
+import dev.controlplane.audit.Actor;
+import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.broker.BrokerRegistry;
 import dev.controlplane.broker.ShardLeadership;
 import dev.controlplane.broker.rebalance.PlannedMove;
@@ -18,6 +20,7 @@ import dev.controlplane.metadata.model.StreamRef;
 import dev.controlplane.proto.v1.*;
 import dev.controlplane.rbac.Action;
 import dev.controlplane.rbac.RbacObject;
+import io.grpc.Context;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -38,8 +41,10 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   private final BrokerRegistry brokers;
   private final ResourceCodec codec;
   private final AdminAuthorizer auth;
+  private final Executor workers;
 
   AdminGrpcService(
+      Executor workers,
       AdminAuthorizer auth,
       StreamService streams,
       StreamQueries queries,
@@ -54,6 +59,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     this.brokers = brokers;
     this.codec = codec;
     this.auth = auth;
+    this.workers = workers;
   }
 
   private void requireStreamManage(StreamRef ref) {
@@ -75,12 +81,32 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   /**
    * Answers once the stream's batch commits, without a thread waiting for it: the answer goes out
    * from the call's event loop, so the pipeline hands each commit to the loop that writes it.
+   *
+   * <p>The call runs on that loop too ({@link CallExecutors}), which spares a lone write the
+   * wake-up of a worker thread. Everything it does there is in memory, except checking a service
+   * token this node has not seen or whose tenant's keys it has not loaded: such a call moves to the
+   * workers.
    */
   @Override
   public void createStream(CreateStreamRequest r, StreamObserver<CreateStreamResponse> out) {
+    create(r, out, TransportThread.EVENT_LOOP.get(), TransportThread.onCallsLoop());
+  }
+
+  private void create(
+      CreateStreamRequest r,
+      StreamObserver<CreateStreamResponse> out,
+      Executor loop,
+      boolean onLoop) {
     CompletableFuture<Stream> created;
     try {
-      requireStreamManage(ref(r.getTenantId(), r.getNamespace(), r.getStream()));
+      StreamRef ref = ref(r.getTenantId(), r.getNamespace(), r.getStream());
+      var object = RbacObject.stream(ref.tenant(), ref.namespace(), ref.stream());
+      if (!onLoop) {
+        auth.require(ref.tenant(), Action.STREAM_MANAGE, object);
+      } else if (!auth.requireWithoutIo(ref.tenant(), Action.STREAM_MANAGE, object)) {
+        workers.execute(onCallersBehalf(() -> create(r, out, loop, false)));
+        return;
+      }
       created =
           streams.createStreamAsync(
               StreamSpecs.toStream(
@@ -89,7 +115,6 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
       out.onError(GrpcStatus.of(e));
       return;
     }
-    Executor loop = TransportThread.EVENT_LOOP.get();
     created.whenCompleteAsync(
         (stream, error) -> {
           if (error != null) {
@@ -109,6 +134,17 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
           out.onCompleted();
         },
         loop != null ? loop : ForkJoinPool.commonPool());
+  }
+
+  /** {@code task} with the call's gRPC context and audit actor, for another thread. */
+  private static Runnable onCallersBehalf(Runnable task) {
+    Actor actor = CurrentActor.get();
+    Runnable inContext = Context.current().wrap(task);
+    return () -> {
+      try (var bound = CurrentActor.bind(actor)) {
+        inContext.run();
+      }
+    };
   }
 
   @Override

@@ -27,10 +27,12 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -81,7 +83,8 @@ public final class GrpcServer {
             .bossEventLoopGroup(boss)
             .workerEventLoopGroup(workers)
             .channelType(NioServerSocketChannel.class)
-            .executor(executor)
+            .executor(CallExecutors.INLINE)
+            .callExecutor(new CallExecutors(executor))
             .addStreamTracerFactory(new TransportThread(workers))
             .permitKeepAliveTime(10, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
@@ -94,7 +97,7 @@ public final class GrpcServer {
                 new MetadataGrpcService(
                     snapshots, hub, config.snapshotChunkBytes(), snapshotSlots, encoded))
             .addService(new BrokerGrpcService(brokers, config.heartbeatInterval()))
-            .addService(admin.service())
+            .addService(admin.service().apply(executor))
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
             .addService(v1alphaReflection())
@@ -175,10 +178,12 @@ public final class GrpcServer {
   }
 
   /**
-   * AdminService and the interceptor that authorizes it, built from the domain services they call.
+   * AdminService, given the server's worker pool, and the interceptor that authorizes it, built
+   * from the domain services they call.
    */
   public record AdminServices(
-      AdminServiceGrpc.AdminServiceImplBase service, ServerInterceptor authorizer) {}
+      Function<Executor, AdminServiceGrpc.AdminServiceImplBase> service,
+      ServerInterceptor authorizer) {}
 
   public static AdminServices admin(
       ControlPlaneConfig config,
@@ -191,7 +196,10 @@ public final class GrpcServer {
       dev.controlplane.metadata.codec.ResourceCodec codec) {
     var auth = new AdminAuthorizer(tokens, config.operatorToken(), AdminServiceGrpc.SERVICE_NAME);
     return new AdminServices(
-        new AdminGrpcService(auth, streams, queries, rebalancer, leadership, brokers, codec), auth);
+        workers ->
+            new AdminGrpcService(
+                workers, auth, streams, queries, rebalancer, leadership, brokers, codec),
+        auth);
   }
 
   /** The snapshots being sent and waiting, for the metrics. */

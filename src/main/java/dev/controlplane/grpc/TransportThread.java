@@ -37,6 +37,11 @@ final class TransportThread extends ServerStreamTracer.Factory {
     };
   }
 
+  /** Whether this thread is the event loop of the current call's connection. */
+  static boolean onCallsLoop() {
+    return EVENT_LOOP.get() instanceof EventExecutor loop && loop.inEventLoop();
+  }
+
   private Executor currentLoop() {
     for (EventExecutor loop : loops) {
       if (loop.inEventLoop()) {

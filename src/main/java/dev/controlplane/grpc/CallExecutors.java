@@ -1,0 +1,39 @@
+package dev.controlplane.grpc;
+
+import dev.controlplane.proto.v1.AdminServiceGrpc;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallExecutorSupplier;
+import java.util.Set;
+import java.util.concurrent.Executor;
+
+/**
+ * Where each call's callbacks run. Most RPCs may read the database or wait for a write, so they run
+ * on the worker pool. The few listed here never block: they run on their connection's event loop,
+ * where the request arrived, and skip the hand-off to a worker, which cost a lone {@code
+ * CreateStream} about 0.2 ms of its 3 ms answer (docs/benchmarks.md). A listed RPC that finds it
+ * must read after all moves itself to the workers.
+ *
+ * <p>The server's default executor runs inline: grpc-java looks the method up on it before asking
+ * this supplier, so a pool there would cost the hand-off anyway.
+ */
+final class CallExecutors implements ServerCallExecutorSupplier {
+
+  static final Executor INLINE = Runnable::run;
+
+  private static final Set<String> ON_EVENT_LOOP =
+      Set.of(AdminServiceGrpc.getCreateStreamMethod().getFullMethodName());
+
+  private final Executor workers;
+
+  CallExecutors(Executor workers) {
+    this.workers = workers;
+  }
+
+  @Override
+  public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata headers) {
+    return ON_EVENT_LOOP.contains(call.getMethodDescriptor().getFullMethodName())
+        ? INLINE
+        : workers;
+  }
+}
