@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
 /**
@@ -104,7 +105,11 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
       if (!onLoop) {
         auth.require(ref.tenant(), Action.STREAM_MANAGE, object);
       } else if (!auth.requireWithoutIo(ref.tenant(), Action.STREAM_MANAGE, object)) {
-        workers.execute(onCallersBehalf(() -> create(r, out, loop, false)));
+        try {
+          workers.execute(onCallersBehalf(() -> create(r, out, loop, false)));
+        } catch (RejectedExecutionException stopping) {
+          throw ControlPlaneException.unavailable("the server is stopping; retry", stopping);
+        }
         return;
       }
       created =
