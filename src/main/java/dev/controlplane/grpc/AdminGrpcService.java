@@ -42,10 +42,10 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   private final BrokerRegistry brokers;
   private final ResourceCodec codec;
   private final AdminAuthorizer auth;
-  private final Executor workers;
+  private final Executor rpcPool;
 
   AdminGrpcService(
-      Executor workers,
+      Executor rpcPool,
       AdminAuthorizer auth,
       StreamService streams,
       StreamQueries queries,
@@ -60,7 +60,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     this.brokers = brokers;
     this.codec = codec;
     this.auth = auth;
-    this.workers = workers;
+    this.rpcPool = rpcPool;
   }
 
   private void requireStreamManage(StreamRef ref) {
@@ -84,9 +84,9 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
    * from the call's event loop, so the pipeline hands each commit to the loop that writes it.
    *
    * <p>The call runs on that loop too ({@link CallExecutors}), which spares a lone write the
-   * wake-up of a worker thread. Everything it does there is in memory, except checking a service
+   * wake-up of a pool thread. Everything it does there is in memory, except checking a service
    * token this node has not seen or whose tenant's keys it has not loaded: such a call moves to the
-   * workers.
+   * RPC pool.
    */
   @Override
   public void createStream(CreateStreamRequest r, StreamObserver<CreateStreamResponse> out) {
@@ -106,7 +106,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
         auth.require(ref.tenant(), Action.STREAM_MANAGE, object);
       } else if (!auth.requireWithoutIo(ref.tenant(), Action.STREAM_MANAGE, object)) {
         try {
-          workers.execute(onCallersBehalf(() -> create(r, out, loop, false)));
+          rpcPool.execute(onCallersBehalf(() -> create(r, out, loop, false)));
         } catch (RejectedExecutionException stopping) {
           throw ControlPlaneException.unavailable("the server is stopping; retry", stopping);
         }

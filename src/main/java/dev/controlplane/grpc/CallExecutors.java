@@ -9,10 +9,10 @@ import java.util.concurrent.Executor;
 
 /**
  * Where each call's callbacks run. Most RPCs may read the database or wait for a write, so they run
- * on the worker pool. The few listed here never block: they run on their connection's event loop,
- * where the request arrived, and skip the hand-off to a worker, which cost a lone {@code
- * CreateStream} about 0.2 ms of its 3 ms answer (docs/benchmarks.md). A listed RPC that finds it
- * must read after all moves itself to the workers.
+ * on the RPC pool. The few listed here never block: they run on their connection's event loop,
+ * where the request arrived, and skip the hand-off to a pool thread: a wake-up and a context switch
+ * per call, about a fifth of the node's CPU per {@code CreateStream} under load
+ * (docs/benchmarks.md). A listed RPC that finds it must read after all moves itself to the pool.
  *
  * <p>The server's default executor runs inline: grpc-java looks the method up on it before asking
  * this supplier, so a pool there would cost the hand-off anyway.
@@ -24,16 +24,16 @@ final class CallExecutors implements ServerCallExecutorSupplier {
   private static final Set<String> ON_EVENT_LOOP =
       Set.of(AdminServiceGrpc.getCreateStreamMethod().getFullMethodName());
 
-  private final Executor workers;
+  private final Executor rpcPool;
 
-  CallExecutors(Executor workers) {
-    this.workers = workers;
+  CallExecutors(Executor rpcPool) {
+    this.rpcPool = rpcPool;
   }
 
   @Override
   public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata headers) {
     return ON_EVENT_LOOP.contains(call.getMethodDescriptor().getFullMethodName())
         ? INLINE
-        : workers;
+        : rpcPool;
   }
 }

@@ -178,8 +178,8 @@ public final class GrpcServer {
   }
 
   /**
-   * AdminService, given the server's worker pool, and the interceptor that authorizes it, built
-   * from the domain services they call.
+   * AdminService, given the server's RPC pool, and the interceptor that authorizes it, built from
+   * the domain services they call.
    */
   public record AdminServices(
       Function<Executor, AdminServiceGrpc.AdminServiceImplBase> service,
@@ -196,9 +196,9 @@ public final class GrpcServer {
       dev.controlplane.metadata.codec.ResourceCodec codec) {
     var auth = new AdminAuthorizer(tokens, config.operatorToken(), AdminServiceGrpc.SERVICE_NAME);
     return new AdminServices(
-        workers ->
+        rpcPool ->
             new AdminGrpcService(
-                workers, auth, streams, queries, rebalancer, leadership, brokers, codec),
+                rpcPool, auth, streams, queries, rebalancer, leadership, brokers, codec),
         auth);
   }
 
