@@ -64,10 +64,11 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   }
 
   private void requireStreamManage(StreamRef ref) {
-    auth.require(
-        ref.tenant(),
-        Action.STREAM_MANAGE,
-        RbacObject.stream(ref.tenant(), ref.namespace(), ref.stream()));
+    auth.require(ref.tenant(), Action.STREAM_MANAGE, streamObject(ref));
+  }
+
+  private static RbacObject streamObject(StreamRef ref) {
+    return RbacObject.stream(ref.tenant(), ref.namespace(), ref.stream());
   }
 
   private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
@@ -101,10 +102,9 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     CompletableFuture<Stream> created;
     try {
       StreamRef ref = ref(r.getTenantId(), r.getNamespace(), r.getStream());
-      var object = RbacObject.stream(ref.tenant(), ref.namespace(), ref.stream());
       if (!onLoop) {
-        auth.require(ref.tenant(), Action.STREAM_MANAGE, object);
-      } else if (!auth.requireWithoutIo(ref.tenant(), Action.STREAM_MANAGE, object)) {
+        requireStreamManage(ref);
+      } else if (!auth.requireWithoutIo(ref.tenant(), Action.STREAM_MANAGE, streamObject(ref))) {
         try {
           rpcPool.execute(onCallersBehalf(() -> create(r, out, loop, false)));
         } catch (RejectedExecutionException stopping) {
