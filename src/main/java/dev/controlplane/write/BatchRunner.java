@@ -72,7 +72,7 @@ final class BatchRunner {
     } catch (SQLException | RuntimeException e) {
       connection.close();
       committed = null;
-      failAll(batch, unavailable(e));
+      fail(batch, unavailable(e));
       return;
     }
     attempt(batch, term, true);
@@ -85,7 +85,7 @@ final class BatchRunner {
       tx = new BatchTransaction(connection.get(), term, committed.version());
     } catch (SQLException e) {
       connection.close();
-      failAll(batch, unavailable(e));
+      fail(batch, unavailable(e));
       return;
     }
     WriteState working;
@@ -110,7 +110,7 @@ final class BatchRunner {
     } catch (RuntimeException bug) {
       tx.rollbackQuietly();
       LOG.log(Level.SEVERE, "a write batch failed unexpectedly; nothing of it committed", bug);
-      failAll(batch, bug);
+      fail(batch, bug);
       return;
     }
     committed = working;
@@ -184,7 +184,7 @@ final class BatchRunner {
     long mine = committed.version();
     committed = null;
     if (f.recordedTerm != term) {
-      failAll(batch, guard.stale(term, f.recordedTerm, f.leader));
+      fail(batch, guard.stale(term, f.recordedTerm, f.leader));
       return;
     }
     // Same term, other version: something wrote the tables beside this pipeline. Reload, retry
@@ -204,7 +204,7 @@ final class BatchRunner {
         connection.close();
       }
     }
-    failAll(batch, ControlPlaneException.unavailable("the metadata changed underneath", null));
+    fail(batch, ControlPlaneException.unavailable("the metadata changed underneath", null));
   }
 
   /**
@@ -225,7 +225,9 @@ final class BatchRunner {
       return;
     }
     if (dataError) {
-      failAll(
+      // The in-memory checks accepted it, so a row differs from the image: changed by hand?
+      LOG.warning("the database refused a write the checks accepted: " + e.getMessage());
+      fail(
           batch,
           ControlPlaneException.conflict("the database refused the change: " + e.getMessage()));
       return;
@@ -233,11 +235,17 @@ final class BatchRunner {
     LOG.warning("a write batch failed in the database; retry: " + e.getMessage());
     connection.close();
     committed = null;
-    failAll(batch, unavailable(e));
+    fail(batch, unavailable(e));
   }
 
   static ControlPlaneException unavailable(Exception e) {
     return ControlPlaneException.unavailable("the database is unavailable; retry", e);
+  }
+
+  /** Fails every operation of a batch that started: each is answered with {@code error}. */
+  void fail(List<Pending<?>> batch, Throwable error) {
+    metrics.operationsFailed(batch.size());
+    failAll(batch, error);
   }
 
   static void failAll(List<Pending<?>> batch, Throwable error) {

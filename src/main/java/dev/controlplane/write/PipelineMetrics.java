@@ -12,7 +12,8 @@ import org.eclipse.microprofile.metrics.Timer;
 /**
  * What the write pipeline does: batches committed and the operations in them (their ratio is the
  * mean batch size), how long operations waited in the queue for their batch, how long the batches'
- * transactions took, and batches the database failed.
+ * transactions took, batches the database failed and operations answered with an error. Every
+ * operation whose wait is timed ends up counted once: answered from a committed batch, or failed.
  */
 @ApplicationScoped
 public class PipelineMetrics {
@@ -22,6 +23,7 @@ public class PipelineMetrics {
   private Counter batches;
   private Counter operations;
   private Counter failures;
+  private Counter failedOperations;
   private Timer transactions;
   private Timer waits;
 
@@ -35,6 +37,12 @@ public class PipelineMetrics {
         counter(
             "controlplane.write.batch.failures",
             "Write batches that failed as a whole (database lost, or fenced off)");
+    failedOperations =
+        counter(
+            "controlplane.write.operations.failed",
+            "Write operations answered with an error instead of an outcome: their batch failed"
+                + " (database lost, fenced off, leadership changed), the database refused them,"
+                + " or an unexpected error");
     transactions =
         registry.timer(
             Metadata.builder()
@@ -71,6 +79,12 @@ public class PipelineMetrics {
       for (Pending<?> p : batch) {
         waits.update(Duration.ofNanos(startNanos - p.queuedAt()));
       }
+    }
+  }
+
+  void operationsFailed(int count) {
+    if (failedOperations != null) {
+      failedOperations.inc(count);
     }
   }
 

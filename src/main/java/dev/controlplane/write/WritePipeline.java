@@ -213,7 +213,7 @@ public class WritePipeline {
         runBatch(batch);
       } catch (RuntimeException e) {
         LOG.log(Level.SEVERE, "write pipeline batch failed", e);
-        BatchRunner.failAll(batch, e);
+        runner.fail(batch, e);
         runner.forget();
       }
       published = runner.committed();
@@ -232,7 +232,7 @@ public class WritePipeline {
       } catch (ControlPlaneException e) {
         refusal = e;
       }
-      BatchRunner.failAll(batch, refusal);
+      runner.fail(batch, refusal);
       return;
     }
     runner.run(batch, term.getAsLong());
