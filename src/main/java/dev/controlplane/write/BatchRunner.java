@@ -115,22 +115,47 @@ final class BatchRunner {
     }
     committed = working;
     metrics.committed(batch.size(), System.nanoTime() - started);
+    long version = working.version();
     if (!tx.updates().isEmpty()) {
-      listener.committed(List.copyOf(tx.updates()), working.image());
+      afterCommit(
+          version,
+          "handing it to the watch hub",
+          () -> listener.committed(List.copyOf(tx.updates()), working.image()));
     }
     if (tx.authChanged()) {
       // Before the callers hear of it: the node that wrote reads its own write at once. Other
       // nodes hear it from the tables' trigger.
-      tenants.changedAll();
+      afterCommit(version, "invalidating the cached tenants", tenants::changedAll);
     }
     for (int i = 0; i < batch.size(); i++) {
       batch.get(i).complete(outcomes.get(i));
     }
     if (!tx.updates().isEmpty()) {
-      listener.deliver();
+      afterCommit(version, "waking the watchers", listener::deliver);
     }
     // The JSON lines last and on their own thread: neither the callers nor the watchers need them.
     lines.emit(tx.audited());
+  }
+
+  /**
+   * A step after the commit: whatever it throws, the batch is committed, and its callers are
+   * answered with their outcomes, not told that a write which is there failed (they would retry
+   * it). The watch hub reads what it missed from the change log, and the tenant caches hear of the
+   * change from the auth tables' trigger, as on every other node.
+   */
+  private static void afterCommit(long version, String step, Runnable work) {
+    try {
+      work.run();
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.SEVERE,
+          "the batch up to version "
+              + version
+              + " committed, but "
+              + step
+              + " failed; its writers are answered, the watchers catch up from the change log",
+          e);
+    }
   }
 
   /** Commits, telling the listener beforehand up to which version, and when that fell through. */

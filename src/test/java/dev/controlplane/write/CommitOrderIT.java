@@ -48,9 +48,7 @@ class CommitOrderIT {
   @Test
   void theImageAdvancesThenTheWriterIsAnsweredThenTheWatchersAreWoken() throws Exception {
     CommitListener listener =
-        new CommitListener() {
-          private MetadataImage image = MetadataImage.empty();
-
+        new ImageHolder() {
           @Override
           public void committing(long lastVersion) {
             if (lastVersion > 0) {
@@ -60,7 +58,7 @@ class CommitOrderIT {
 
           @Override
           public void committed(List<MetadataUpdate> updates, MetadataImage after) {
-            image = after;
+            super.committed(updates, after);
             events.add("image at " + after.version());
           }
 
@@ -68,29 +66,14 @@ class CommitOrderIT {
           public void deliver() {
             events.add("watchers woken");
           }
-
-          @Override
-          public MetadataImage image() {
-            return image;
-          }
         };
     PipelineConnection connection = new PipelineConnection(new TestConfig());
     AuditLines lines = new AuditLines(Thread::new);
-    BatchRunner runner =
-        new BatchRunner(
-            connection,
-            new ResourceCodec(),
-            new WriteGuard(),
-            listener,
-            new PipelineMetrics(),
-            new TenantChanges(),
-            lines,
-            "cp1");
+    BatchRunner runner = runner(connection, listener, lines);
     CompletableFuture<Object> answer = new CompletableFuture<>();
     // Runs on the pipeline's thread the moment the writer is answered, as an adapter's callback.
     answer.whenComplete((outcome, error) -> events.add("writer answered"));
-    Operation<Object> createTenant =
-        write -> write.put(new Tenant("acme", "", null, null, 0), null);
+    Operation<Object> createTenant = tenant("acme");
 
     try {
       runner.run(List.of(new Pending<>(createTenant, WriteMode.COMMIT, answer, OPERATOR)), TERM);
@@ -103,6 +86,79 @@ class CommitOrderIT {
     assertThat(events)
         .containsExactly("committing 1", "image at 1", "writer answered", "watchers woken");
     assertThat(TestDatabase.logRows(URL, 0)).hasSize(1);
+  }
+
+  @Test
+  void aCommittedBatchIsAnsweredWithItsOutcomeEvenWhenHandingItToTheWatchersFails()
+      throws Exception {
+    // The hub failing to take a batch must not tell its writers that a committed write failed:
+    // they would retry a write that is already there. The watchers catch up from the log.
+    CommitListener listener =
+        new ImageHolder() {
+          @Override
+          public void committed(List<MetadataUpdate> updates, MetadataImage after) {
+            if (after.version() == 1) {
+              throw new IllegalStateException("the hub broke");
+            }
+            super.committed(updates, after);
+          }
+        };
+    PipelineConnection connection = new PipelineConnection(new TestConfig());
+    AuditLines lines = new AuditLines(Thread::new);
+    BatchRunner runner = runner(connection, listener, lines);
+    CompletableFuture<Object> first = new CompletableFuture<>();
+    CompletableFuture<Object> second = new CompletableFuture<>();
+    try {
+      runner.run(List.of(new Pending<>(tenant("acme"), WriteMode.COMMIT, first, OPERATOR)), TERM);
+      runner.run(List.of(new Pending<>(tenant("zeta"), WriteMode.COMMIT, second, OPERATOR)), TERM);
+    } finally {
+      connection.close();
+      lines.stop();
+    }
+
+    assertThat(first).isCompleted().isNotCompletedExceptionally();
+    assertThat(second).isCompleted().isNotCompletedExceptionally();
+    assertThat(TestDatabase.logRows(URL, 0))
+        .extracting(TestDatabase.LogRow::version)
+        .containsExactly(1L, 2L);
+  }
+
+  /** A listener that only holds the image it was handed last. */
+  private static class ImageHolder implements CommitListener {
+    private MetadataImage image = MetadataImage.empty();
+
+    @Override
+    public void committing(long lastVersion) {}
+
+    @Override
+    public void committed(List<MetadataUpdate> updates, MetadataImage after) {
+      image = after;
+    }
+
+    @Override
+    public void deliver() {}
+
+    @Override
+    public MetadataImage image() {
+      return image;
+    }
+  }
+
+  private static BatchRunner runner(
+      PipelineConnection connection, CommitListener listener, AuditLines lines) {
+    return new BatchRunner(
+        connection,
+        new ResourceCodec(),
+        new WriteGuard(),
+        listener,
+        new PipelineMetrics(),
+        new TenantChanges(),
+        lines,
+        "cp1");
+  }
+
+  private static Operation<Object> tenant(String name) {
+    return write -> write.put(new Tenant(name, "", null, null, 0), null);
   }
 
   /** The settings the pipeline's connection reads: the test database, as the test user. */
