@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.LiveBrokers;
+import dev.controlplane.it.support.MixedWrites;
 import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.Snapshots;
 import dev.controlplane.it.support.TestCluster;
 import dev.controlplane.it.support.TestCluster.Node;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WatchCollector;
+import dev.controlplane.proto.v1.MetadataUpdate;
 import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import dev.controlplane.proto.v1.ReportHealthRequest;
 import io.grpc.Metadata;
@@ -21,6 +25,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -313,6 +318,93 @@ class ClusterIT {
     }
     leader.start().awaitReady(START);
     cluster.awaitLeader(cluster.nodes(), ELECTION);
+  }
+
+  @Test
+  @Order(4)
+  void everyNodeServesTheLeadersUpdatesAndSnapshotsAfterCollidingWrites() throws Exception {
+    Node leader = cluster.awaitLeader(ELECTION);
+    String tenant = "cluster-mixed";
+    assertThat(
+            leader
+                .http()
+                .put("/v1/tenants/" + tenant, MixedWrites.tenantDocument(tenant, 4))
+                .status())
+        .isIn(200, 201);
+    long start =
+        TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
+    Map<Node, Grpc> clients = new LinkedHashMap<>();
+    Map<Node, WatchCollector> watches = new LinkedHashMap<>();
+    try {
+      for (Node node : cluster.nodes()) {
+        Grpc grpc = node.grpc();
+        clients.put(node, grpc);
+        watches.put(node, WatchCollector.open(grpc.metadataAsync(), start));
+      }
+      MixedWrites writes = new MixedWrites(tenant, 4, 2, 3);
+      try (LiveBrokers brokers = new LiveBrokers(leader.grpc(), "cluster-mixed-b1")) {
+        writes.run(leader.http(), 8, Duration.ofSeconds(8), System.nanoTime());
+      }
+      long head =
+          TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
+
+      List<MetadataUpdate> leaders = history(watches.get(leader), head);
+      assertThat(leaders).hasSize((int) (head - start));
+      Map<Long, String> described = new java.util.TreeMap<>();
+      for (int i = 0; i < leaders.size(); i++) {
+        assertThat(leaders.get(i).getVersion()).as("gapless").isEqualTo(start + 1 + i);
+        described.put(leaders.get(i).getVersion(), MixedWrites.describe(leaders.get(i)));
+      }
+      writes.assertAnswersMatch(described);
+      for (Node follower : cluster.others(leader)) {
+        assertThat(history(watches.get(follower), head))
+            .as("the updates %s's watch delivered", follower.id)
+            .isEqualTo(leaders);
+      }
+      // The head comes from each node's image; the version halfway is undone from it.
+      for (long version : List.of(head, start + (head - start) / 2)) {
+        Snapshots.Snapshot expected = Snapshots.take(clients.get(leader), version);
+        assertThat(expected.version()).isEqualTo(version);
+        for (Node follower : cluster.others(leader)) {
+          Snapshots.Snapshot served = Snapshots.take(clients.get(follower), version);
+          assertThat(served.version()).isEqualTo(version);
+          assertSameMetadata(
+              served.metadata(), expected.metadata(), follower.id + " at " + version);
+        }
+      }
+    } finally {
+      watches.values().forEach(WatchCollector::close);
+      clients.values().forEach(Grpc::close);
+    }
+  }
+
+  /** What {@code watch} delivered up to {@code head}, once it has all of it. */
+  private static List<MetadataUpdate> history(WatchCollector watch, long head) throws Exception {
+    assertThat(watch.awaitVersion(head, Duration.ofSeconds(60)))
+        .as("the watch reaches version %d", head)
+        .isTrue();
+    return watch.updates().stream().filter(u -> u.getVersion() <= head).toList();
+  }
+
+  private static void assertSameMetadata(
+      dev.controlplane.proto.v1.Metadata actual,
+      dev.controlplane.proto.v1.Metadata expected,
+      String what) {
+    assertThat(actual.getTenantsList())
+        .as("tenants of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getTenantsList());
+    assertThat(actual.getNamespacesList())
+        .as("namespaces of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getNamespacesList());
+    assertThat(actual.getStreamsList())
+        .as("streams of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getStreamsList());
+    assertThat(actual.getPlacementsList())
+        .as("placements of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getPlacementsList());
+    assertThat(actual.getBrokersList())
+        .as("brokers of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getBrokersList());
   }
 
   private static long millisSince(long nanos) {

@@ -7,18 +7,13 @@ import dev.controlplane.it.support.LiveBrokers;
 import dev.controlplane.it.support.Metrics;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
+import dev.controlplane.it.support.Writers;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +48,8 @@ class WritePipelineIT {
     int perWriter = 30;
     Map<Long, String> acked = new ConcurrentHashMap<>(); // version -> "ns|description"
     Map<String, Long> lastAcked = new ConcurrentHashMap<>(); // ns -> highest acked version
-    runConcurrently(
+    Writers.runConcurrently(
+        WRITERS,
         writer -> {
           for (int i = 0; i < perWriter; i++) {
             String ns = "w" + writer + "-" + (i % 5);
@@ -144,7 +140,8 @@ class WritePipelineIT {
         .isIn(200, 201);
     String before = Metrics.scrape();
     Map<Long, String> acked = new ConcurrentHashMap<>();
-    runConcurrently(
+    Writers.runConcurrently(
+        WRITERS,
         writer -> {
           for (int i = 0; i < 5; i++) {
             String description = "writer " + writer + " write " + i;
@@ -182,7 +179,8 @@ class WritePipelineIT {
     assertThat(http.put("/v1/tenants/quota-batch/namespaces/q", namespace).status()).isIn(200, 201);
     try (LiveBrokers brokers = new LiveBrokers("quota-batch-b1")) {
       Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
-      runConcurrently(
+      Writers.runConcurrently(
+          WRITERS,
           writer -> {
             String name = "s" + writer;
             var reply =
@@ -223,7 +221,8 @@ class WritePipelineIT {
     Map<Integer, Integer> others = new ConcurrentHashMap<>();
     int[] culprit = new int[1];
     try (LiveBrokers brokers = new LiveBrokers("by-hand-b1")) {
-      runConcurrently(
+      Writers.runConcurrently(
+          WRITERS,
           writer -> {
             if (writer == 0) {
               var reply =
@@ -253,36 +252,6 @@ class WritePipelineIT {
         .isEqualTo(WRITERS - 1);
     assertThat(TestDatabase.queryLong("SELECT count(*) FROM streams WHERE tenant = 'by-hand'"))
         .isZero();
-  }
-
-  /** Runs {@code write} on {@link #WRITERS} threads released together; rethrows any failure. */
-  private static void runConcurrently(WriterTask write) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
-    CountDownLatch go = new CountDownLatch(1);
-    List<Future<?>> futures = new ArrayList<>();
-    for (int w = 0; w < WRITERS; w++) {
-      int writer = w;
-      futures.add(
-          pool.submit(
-              () -> {
-                go.await();
-                write.run(writer);
-                return null;
-              }));
-    }
-    go.countDown();
-    try {
-      for (Future<?> f : futures) {
-        f.get(5, TimeUnit.MINUTES);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  @FunctionalInterface
-  private interface WriterTask {
-    void run(int writer) throws Exception;
   }
 
   /** version -> "key|description" of every namespace log entry after {@code after}. */

@@ -1,0 +1,37 @@
+package dev.controlplane.it.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.controlplane.proto.v1.GetSnapshotRequest;
+import dev.controlplane.proto.v1.GetSnapshotResponse;
+import dev.controlplane.proto.v1.Metadata;
+import java.util.Iterator;
+
+/** Whole snapshots over gRPC, their chunks joined as the contract tells clients to. */
+public final class Snapshots {
+
+  /** A snapshot: its version and every chunk's lists concatenated in order. */
+  public record Snapshot(long version, Metadata metadata) {}
+
+  private Snapshots() {}
+
+  /** The snapshot at {@code version}, 0 for the latest; fails unless its last chunk arrives. */
+  public static Snapshot take(Grpc grpc, long version) {
+    Iterator<GetSnapshotResponse> chunks =
+        grpc.metadata().getSnapshot(GetSnapshotRequest.newBuilder().setVersion(version).build());
+    Metadata.Builder metadata = Metadata.newBuilder();
+    long at = -1;
+    boolean last = false;
+    while (chunks.hasNext()) {
+      GetSnapshotResponse chunk = chunks.next();
+      if (at >= 0) {
+        assertThat(chunk.getVersion()).as("every chunk's version").isEqualTo(at);
+      }
+      at = chunk.getVersion();
+      last = chunk.getLast();
+      metadata.mergeFrom(chunk.getMetadata());
+    }
+    assertThat(last).as("the snapshot's last chunk arrived").isTrue();
+    return new Snapshot(at, metadata.build());
+  }
+}
