@@ -47,7 +47,7 @@ class MixedWritesIT {
 
   private static final int STREAM_NAMESPACES = 3;
   private static final int STREAMS_PER_NAMESPACE = 4;
-  private static final int MAX_STREAMS = 5;
+  private static final int MAX_STREAMS = 3;
   private static final String FAILED_OPERATIONS = "controlplane_write_operations_failed_total";
 
   @BeforeAll
@@ -87,16 +87,17 @@ class MixedWritesIT {
       }
       assertThat(history).hasSize((int) (snapshot.version() - start));
       writes.assertAnswersMatch(watched);
-      long retainedFrom = Math.max(start, TestDatabase.retainedFrom());
-      Map<Long, String> logged = new TreeMap<>();
-      for (TestDatabase.LogRow row : TestDatabase.logRows(retainedFrom)) {
+      // One query reads a contiguous suffix of the log, whatever retention trims meanwhile.
+      TreeMap<Long, String> logged = new TreeMap<>();
+      for (TestDatabase.LogRow row : TestDatabase.logRows(start)) {
         if (row.version() <= snapshot.version()) {
           logged.put(row.version(), row.type() + " " + row.kind() + " " + row.key());
         }
       }
-      assertThat(logged)
-          .as("what the watcher received is the log, where the log still holds it")
-          .isEqualTo(watched.tailMap(retainedFrom, false));
+      assertThat(logged).as("the log's retained part").isNotEmpty();
+      assertThat(differences(logged, watched.tailMap(logged.firstKey(), true)))
+          .as("versions where the log and what the watcher received differ")
+          .isEmpty();
 
       Replay replay = Replay.of(history);
       Resources served = Resources.of(snapshot);
@@ -116,6 +117,17 @@ class MixedWritesIT {
           .contains("create stream 201", "delete stream 200", "delete namespace 200")
           .contains("delete namespace 409", "create stream 429");
     }
+  }
+
+  /** The first differences between two histories, "version: a | b", at most 20. */
+  private static List<String> differences(Map<Long, String> a, Map<Long, String> b) {
+    TreeMap<Long, String> all = new TreeMap<>(a);
+    all.putAll(b);
+    return all.keySet().stream()
+        .filter(v -> !java.util.Objects.equals(a.get(v), b.get(v)))
+        .limit(20)
+        .map(v -> v + ": " + a.get(v) + " | " + b.get(v))
+        .toList();
   }
 
   /** The tenant's namespaces, active streams and placements, each by name with its version. */
