@@ -2,15 +2,18 @@ package dev.controlplane.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.LeaderMonitor;
 import dev.controlplane.it.support.LostWrites;
 import dev.controlplane.it.support.Partition;
 import dev.controlplane.it.support.PgPair;
 import dev.controlplane.it.support.ResumingWatch;
+import dev.controlplane.it.support.Snapshots;
 import dev.controlplane.it.support.TestCluster;
 import dev.controlplane.it.support.TestCluster.Node;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WriteLoad;
+import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,11 +30,11 @@ import org.junit.jupiter.api.TestInstance;
  * writing all the time, and two watchers per node that resume on another node whenever their stream
  * ends. Each round injects one fault, repairs it, and then checks: no acknowledged write lost;
  * every watcher's versions strictly increasing without gaps and equal to the log; the log's fencing
- * terms never decrease (no write by a deposed leader after its successor's term began); one leader
- * named by every node and every node ready without a restart; and, over the whole run, never two
- * nodes reporting role leader at the same moment (the leader lease: a successor claims only after
- * its predecessor released its lease or the lease ran out). {@code -Dit.fault.passes=N} repeats the
- * plan.
+ * terms never decrease (no write by a deposed leader after its successor's term began); every node
+ * serving the same snapshot at the last acknowledged version; one leader named by every node and
+ * every node ready without a restart; and, over the whole run, never two nodes reporting role
+ * leader at the same moment (the leader lease: a successor claims only after its predecessor
+ * released its lease or the lease ran out). {@code -Dit.fault.passes=N} repeats the plan.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterFaultIT {
@@ -249,6 +252,7 @@ class ClusterFaultIT {
         }
       }
     }
+    assertNodesAgreeAt(last, round);
     assertThat(
             TestDatabase.queryLong(
                 db.primaryUrl(),
@@ -256,6 +260,46 @@ class ClusterFaultIT {
                     + " FROM metadata_updates) t WHERE term < previous"))
         .as("%s: log entries written with an older term after a newer one", round)
         .isZero();
+  }
+
+  /**
+   * Every node serves the same snapshot at {@code version}, whether its image lived through the
+   * fault, was loaded again after a restart, or was built by a new leader.
+   */
+  private void assertNodesAgreeAt(long version, String round) throws Exception {
+    Snapshots.Snapshot first = null;
+    String firstNode = null;
+    for (Node node : cluster.nodes()) {
+      Snapshots.Snapshot snapshot = snapshotOnceCaughtUp(node, version);
+      assertThat(snapshot.version())
+          .as("%s: %s's snapshot version", round, node.id)
+          .isEqualTo(version);
+      if (first == null) {
+        first = snapshot;
+        firstNode = node.id;
+      } else {
+        Snapshots.assertSameMetadata(
+            snapshot.metadata(),
+            first.metadata(),
+            round + ": " + node.id + " against " + firstNode + " at " + version);
+      }
+    }
+  }
+
+  /** A node just back from a fault may still be catching up to {@code version}; it gets SETTLE. */
+  private static Snapshots.Snapshot snapshotOnceCaughtUp(Node node, long version)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    while (true) {
+      try (Grpc grpc = node.grpc()) {
+        return Snapshots.take(grpc, version);
+      } catch (StatusRuntimeException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw notYet;
+        }
+        Thread.sleep(250);
+      }
+    }
   }
 
   private void assertNeverTwoLeadersAtOnce() {

@@ -370,7 +370,7 @@ class ClusterIT {
         for (Node follower : cluster.others(leader)) {
           Snapshots.Snapshot served = Snapshots.take(clients.get(follower), version);
           assertThat(served.version()).isEqualTo(version);
-          assertSameMetadata(
+          Snapshots.assertSameMetadata(
               served.metadata(), expected.metadata(), follower.id + " at " + version);
         }
       }
@@ -386,27 +386,6 @@ class ClusterIT {
         .as("the watch reaches version %d", head)
         .isTrue();
     return watch.updates().stream().filter(u -> u.getVersion() <= head).toList();
-  }
-
-  private static void assertSameMetadata(
-      dev.controlplane.proto.v1.Metadata actual,
-      dev.controlplane.proto.v1.Metadata expected,
-      String what) {
-    assertThat(actual.getTenantsList())
-        .as("tenants of %s", what)
-        .containsExactlyInAnyOrderElementsOf(expected.getTenantsList());
-    assertThat(actual.getNamespacesList())
-        .as("namespaces of %s", what)
-        .containsExactlyInAnyOrderElementsOf(expected.getNamespacesList());
-    assertThat(actual.getStreamsList())
-        .as("streams of %s", what)
-        .containsExactlyInAnyOrderElementsOf(expected.getStreamsList());
-    assertThat(actual.getPlacementsList())
-        .as("placements of %s", what)
-        .containsExactlyInAnyOrderElementsOf(expected.getPlacementsList());
-    assertThat(actual.getBrokersList())
-        .as("brokers of %s", what)
-        .containsExactlyInAnyOrderElementsOf(expected.getBrokersList());
   }
 
   private static long millisSince(long nanos) {

@@ -34,4 +34,23 @@ public final class Snapshots {
     assertThat(last).as("the snapshot's last chunk arrived").isTrue();
     return new Snapshot(at, metadata.build());
   }
+
+  /** The same resources in each list, in whatever order; {@code what} names the comparison. */
+  public static void assertSameMetadata(Metadata actual, Metadata expected, String what) {
+    assertThat(actual.getTenantsList())
+        .as("tenants of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getTenantsList());
+    assertThat(actual.getNamespacesList())
+        .as("namespaces of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getNamespacesList());
+    assertThat(actual.getStreamsList())
+        .as("streams of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getStreamsList());
+    assertThat(actual.getPlacementsList())
+        .as("placements of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getPlacementsList());
+    assertThat(actual.getBrokersList())
+        .as("brokers of %s", what)
+        .containsExactlyInAnyOrderElementsOf(expected.getBrokersList());
+  }
 }
