@@ -13,6 +13,7 @@ import dev.controlplane.it.support.TestCluster;
 import dev.controlplane.it.support.TestCluster.Node;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WatchCollector;
+import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.MetadataUpdate;
 import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import dev.controlplane.proto.v1.ReportHealthRequest;
@@ -335,15 +336,22 @@ class ClusterIT {
         TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
     Map<Node, Grpc> clients = new LinkedHashMap<>();
     Map<Node, WatchCollector> watches = new LinkedHashMap<>();
+    MixedWrites answers;
     try {
       for (Node node : cluster.nodes()) {
         Grpc grpc = node.grpc();
         clients.put(node, grpc);
         watches.put(node, WatchCollector.open(grpc.metadataAsync(), start));
       }
-      MixedWrites writes = new MixedWrites(tenant, 4, 2, 3);
-      try (LiveBrokers brokers = new LiveBrokers(leader.grpc(), "cluster-mixed-b1")) {
+      List<String> brokerNames = List.of("cluster-mixed-b1", "cluster-mixed-b2");
+      try (Grpc operator = new Grpc(leader.grpcPort(), SharedServer.OPERATOR_TOKEN);
+          LiveBrokers brokers =
+              new LiveBrokers(leader.grpc(), brokerNames.toArray(String[]::new))) {
+        MixedWrites writes =
+            new MixedWrites(
+                tenant, AdminServiceGrpc.newBlockingStub(operator.channel()), brokerNames, 4, 2, 3);
         writes.run(leader.http(), 8, Duration.ofSeconds(8), System.nanoTime());
+        answers = writes;
       }
       long head =
           TestDatabase.queryLong(TestCluster.dbUrl(), "SELECT metadata_version FROM cluster_state");
@@ -355,7 +363,7 @@ class ClusterIT {
         assertThat(leaders.get(i).getVersion()).as("gapless").isEqualTo(start + 1 + i);
         described.put(leaders.get(i).getVersion(), MixedWrites.describe(leaders.get(i)));
       }
-      writes.assertAnswersMatch(described);
+      answers.assertAnswersMatch(described);
       for (Node follower : cluster.others(leader)) {
         assertThat(history(watches.get(follower), head))
             .as("the updates %s's watch delivered", follower.id)

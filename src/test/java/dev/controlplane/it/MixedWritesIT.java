@@ -11,6 +11,7 @@ import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.Snapshots;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WatchCollector;
+import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.Metadata;
 import dev.controlplane.proto.v1.MetadataUpdate;
 import dev.controlplane.proto.v1.StreamStatus;
@@ -65,12 +66,18 @@ class MixedWritesIT {
         .isIn(200, 201);
     long start = TestDatabase.headVersion();
     double failedBefore = Metrics.value(FAILED_OPERATIONS, "");
-    MixedWrites writes =
-        new MixedWrites(TENANT, NAMESPACES, STREAM_NAMESPACES, STREAMS_PER_NAMESPACE);
-
     try (Grpc grpc = Grpc.shared();
+        Grpc operator = new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN);
         WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), start);
-        LiveBrokers brokers = new LiveBrokers("mixed-b1")) {
+        LiveBrokers brokers = new LiveBrokers("mixed-b1", "mixed-b2")) {
+      MixedWrites writes =
+          new MixedWrites(
+              TENANT,
+              AdminServiceGrpc.newBlockingStub(operator.channel()),
+              List.of("mixed-b1", "mixed-b2"),
+              NAMESPACES,
+              STREAM_NAMESPACES,
+              STREAMS_PER_NAMESPACE);
       writes.run(http, WRITERS, WRITING, System.nanoTime());
       Snapshots.Snapshot snapshot = Snapshots.take(grpc, 0);
       assertThat(watch.awaitVersion(snapshot.version(), Duration.ofSeconds(30)))
@@ -112,10 +119,18 @@ class MixedWritesIT {
       assertThat(Metrics.value(FAILED_OPERATIONS, "") - failedBefore)
           .as("operations failed by the database")
           .isZero();
-      assertThat(writes.answers().keySet())
+      var seen = writes.answers().keySet();
+      assertThat(seen)
           .as("the writes collided: some passed, some were refused by a rule")
-          .contains("create stream 201", "delete stream 200", "delete namespace 200")
-          .contains("delete namespace 409", "create stream 429");
+          .contains("delete stream 200", "grpc delete stream OK", "grpc restore stream OK")
+          .contains("grpc transfer leadership OK", "delete namespace 200", "delete namespace 409")
+          .containsAnyOf("create stream 201", "grpc create stream OK");
+      assertThat(seen)
+          .as("the tenant's quota refused some")
+          .containsAnyOf(
+              "create stream 429",
+              "grpc create stream RESOURCE_EXHAUSTED",
+              "grpc restore stream RESOURCE_EXHAUSTED");
     }
   }
 
