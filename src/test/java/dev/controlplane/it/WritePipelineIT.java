@@ -212,47 +212,17 @@ class WritePipelineIT {
     Http http = Http.shared();
     assertThat(http.put("/v1/tenants/cas", Http.tenant("cas", "c")).status()).isIn(200, 201);
     for (int round = 0; round < 5; round++) {
-      String path = "/v1/tenants/cas/namespaces/r" + round;
       String name = "r" + round;
       Map<Integer, Integer> creates = new ConcurrentHashMap<>();
-      Map<String, Long> created = new ConcurrentHashMap<>();
-      Writers.runConcurrently(
-          WRITERS,
-          writer -> {
-            var reply =
-                http.send(
-                    http.request(path)
-                        .PUT(ofString(Http.namespace("cas", name, "created by " + writer)))
-                        .header("Content-Type", "application/json")
-                        .header("If-None-Match", "*"));
-            creates.merge(reply.status(), 1, Integer::sum);
-            if (reply.status() == 201) {
-              created.put("created by " + writer, reply.version());
-            } else {
-              assertThat(reply.contentType()).startsWith("application/problem+json");
-            }
-          });
+      Map<String, Long> created = conditionalPuts(http, name, "If-None-Match", "*", creates);
       assertThat(creates)
           .as("round %d: create-only PUTs", round)
           .isEqualTo(Map.of(201, 1, 412, WRITERS - 1));
       long version = created.values().iterator().next();
 
       Map<Integer, Integer> updates = new ConcurrentHashMap<>();
-      Map<String, Long> updated = new ConcurrentHashMap<>();
-      Writers.runConcurrently(
-          WRITERS,
-          writer -> {
-            var reply =
-                http.send(
-                    http.request(path)
-                        .PUT(ofString(Http.namespace("cas", name, "updated by " + writer)))
-                        .header("Content-Type", "application/json")
-                        .header("If-Match", "\"" + version + "\""));
-            updates.merge(reply.status(), 1, Integer::sum);
-            if (reply.status() == 200) {
-              updated.put("updated by " + writer, reply.version());
-            }
-          });
+      Map<String, Long> updated =
+          conditionalPuts(http, name, "If-Match", "\"" + version + "\"", updates);
       assertThat(updates)
           .as("round %d: PUTs if still version %d", round, version)
           .isEqualTo(Map.of(200, 1, 412, WRITERS - 1));
@@ -317,6 +287,35 @@ class WritePipelineIT {
         .isEqualTo(WRITERS - 1);
     assertThat(TestDatabase.queryLong("SELECT count(*) FROM streams WHERE tenant = 'by-hand'"))
         .isZero();
+  }
+
+  /**
+   * PUTs namespace {@code name} of tenant cas from every writer at once with one precondition
+   * header; counts the answers in {@code statuses} and returns description -> version of those that
+   * succeeded. A refusal must be a problem document.
+   */
+  private static Map<String, Long> conditionalPuts(
+      Http http, String name, String header, String value, Map<Integer, Integer> statuses)
+      throws Exception {
+    Map<String, Long> succeeded = new ConcurrentHashMap<>();
+    Writers.runConcurrently(
+        WRITERS,
+        writer -> {
+          String description = header + " by " + writer;
+          var reply =
+              http.send(
+                  http.request("/v1/tenants/cas/namespaces/" + name)
+                      .PUT(ofString(Http.namespace("cas", name, description)))
+                      .header("Content-Type", "application/json")
+                      .header(header, value));
+          statuses.merge(reply.status(), 1, Integer::sum);
+          if (reply.status() < 300) {
+            succeeded.put(description, reply.version());
+          } else {
+            assertThat(reply.contentType()).startsWith("application/problem+json");
+          }
+        });
+    return succeeded;
   }
 
   /** version -> "key|description" of every namespace log entry after {@code after}. */
