@@ -42,9 +42,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Three real nodes (runnable JARs), started together in a random order, electing a leader with
  * jgroups-raft over loopback and sharing one PostgreSQL database: what followers answer, a frozen
- * leader fenced off, quorum loss. The tests run in order on one cluster and each leaves all three
- * nodes running. Waits are generous (a loaded 2-core machine); timings are printed, never asserted.
- * Crashes, partitions and database faults under load: ClusterFaultIT.
+ * leader fenced off, quorum loss, and every node serving the leader's updates and snapshots after
+ * colliding writes. The tests run in order on one cluster and each leaves all three nodes running.
+ * Waits are generous (a loaded 2-core machine); timings are printed, never asserted. Crashes,
+ * partitions and database faults under load: ClusterFaultIT.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
