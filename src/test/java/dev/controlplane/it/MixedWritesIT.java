@@ -98,7 +98,7 @@ class MixedWritesIT {
       TreeMap<Long, String> logged = new TreeMap<>();
       for (TestDatabase.LogRow row : TestDatabase.logRows(start)) {
         if (row.version() <= snapshot.version()) {
-          logged.put(row.version(), row.type() + " " + row.kind() + " " + row.key());
+          logged.put(row.version(), MixedWrites.describe(row));
         }
       }
       assertThat(logged).as("the log's retained part").isNotEmpty();

@@ -113,7 +113,12 @@ public final class MixedWrites {
                 .isIn(entries));
   }
 
-  /** An update as a log entry: "TYPE Kind key", as {@link #assertAnswersMatch} compares them. */
+  /** A row of the log as {@link #assertAnswersMatch} compares them: "TYPE Kind key". */
+  public static String describe(TestDatabase.LogRow row) {
+    return row.type() + " " + row.kind() + " " + row.key();
+  }
+
+  /** An update as its log entry, in the form of {@link #describe(TestDatabase.LogRow)}. */
   public static String describe(MetadataUpdate update) {
     String kind;
     String key;
