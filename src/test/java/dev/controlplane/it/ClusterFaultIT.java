@@ -2,7 +2,6 @@ package dev.controlplane.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.LeaderMonitor;
 import dev.controlplane.it.support.LostWrites;
 import dev.controlplane.it.support.Partition;
@@ -13,7 +12,6 @@ import dev.controlplane.it.support.TestCluster;
 import dev.controlplane.it.support.TestCluster.Node;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WriteLoad;
-import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -270,7 +268,7 @@ class ClusterFaultIT {
     Snapshots.Snapshot first = null;
     String firstNode = null;
     for (Node node : cluster.nodes()) {
-      Snapshots.Snapshot snapshot = snapshotOnceCaughtUp(node, version);
+      Snapshots.Snapshot snapshot = Snapshots.takeOnceCaughtUp(node, version, SETTLE);
       assertThat(snapshot.version())
           .as("%s: %s's snapshot version", round, node.id)
           .isEqualTo(version);
@@ -282,22 +280,6 @@ class ClusterFaultIT {
             snapshot.metadata(),
             first.metadata(),
             round + ": " + node.id + " against " + firstNode + " at " + version);
-      }
-    }
-  }
-
-  /** A node just back from a fault may still be catching up to {@code version}; it gets SETTLE. */
-  private static Snapshots.Snapshot snapshotOnceCaughtUp(Node node, long version)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + SETTLE.toNanos();
-    while (true) {
-      try (Grpc grpc = node.grpc()) {
-        return Snapshots.take(grpc, version);
-      } catch (StatusRuntimeException notYet) {
-        if (System.nanoTime() > deadline) {
-          throw notYet;
-        }
-        Thread.sleep(250);
       }
     }
   }

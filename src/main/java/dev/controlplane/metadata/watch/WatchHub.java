@@ -383,7 +383,9 @@ public class WatchHub implements CommitSignal, CommitListener {
    * yet (then wait for the next round).
    */
   private boolean skipTrimmedHistory(long firstReadable) {
-    if (changeLog.bounds().retainedFrom() <= head() + 1) {
+    long retainedFrom = changeLog.bounds().retainedFrom();
+    long behind = head();
+    if (retainedFrom <= behind + 1) {
       return false;
     }
     MetadataImage reloaded = loadImage();
@@ -391,6 +393,19 @@ public class WatchHub implements CommitSignal, CommitListener {
       window.clear();
       image = reloaded;
     }
+    metrics.imageReloaded();
+    // An operator should know: this node paused or lost the database longer than the retention
+    // keeps history, and its watchers resuming inside the trimmed part must take a new snapshot.
+    LOG.warning(
+        "the change log no longer reaches back to this node's version "
+            + behind
+            + " (retained from version "
+            + retainedFrom
+            + "): reloaded the metadata image from the tables at version "
+            + reloaded.version()
+            + "; watches resuming from a version below "
+            + (retainedFrom - 1)
+            + " get OUT_OF_RANGE");
     return true;
   }
 

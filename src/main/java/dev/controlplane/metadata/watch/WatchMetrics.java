@@ -13,6 +13,7 @@ public class WatchMetrics {
   @Inject MetricRegistry registry;
 
   private Counter cutOffs;
+  private Counter imageReloads;
 
   void register(WatchHub hub) {
     registry.gauge(
@@ -36,6 +37,20 @@ public class WatchMetrics {
                 .withDescription(
                     "Watches closed with RESOURCE_EXHAUSTED because they stopped reading")
                 .build());
+    imageReloads =
+        registry.counter(
+            Metadata.builder()
+                .withName("controlplane.image.reloads")
+                .withDescription(
+                    "Times this node reloaded its metadata image from the tables because the"
+                        + " retained change log no longer reached back to it")
+                .build());
+  }
+
+  void imageReloaded() {
+    if (imageReloads != null) {
+      imageReloads.inc();
+    }
   }
 
   void cutOff() {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.controlplane.proto.v1.GetSnapshotRequest;
 import dev.controlplane.proto.v1.GetSnapshotResponse;
 import dev.controlplane.proto.v1.Metadata;
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
 import java.util.Iterator;
 
 /** Whole snapshots over gRPC, their chunks joined as the contract tells clients to. */
@@ -33,6 +35,25 @@ public final class Snapshots {
     }
     assertThat(last).as("the snapshot's last chunk arrived").isTrue();
     return new Snapshot(at, metadata.build());
+  }
+
+  /**
+   * The snapshot at {@code version} from {@code node}, which may still be catching up to it (back
+   * from a fault, or a follower behind the leader): asks again until {@code timeout}.
+   */
+  public static Snapshot takeOnceCaughtUp(TestCluster.Node node, long version, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      try (Grpc grpc = node.grpc()) {
+        return take(grpc, version);
+      } catch (StatusRuntimeException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw notYet;
+        }
+        Thread.sleep(250);
+      }
+    }
   }
 
   /** The same resources in each list, in whatever order; {@code what} names the comparison. */

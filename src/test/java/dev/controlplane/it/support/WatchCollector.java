@@ -89,6 +89,11 @@ public final class WatchCollector implements StreamObserver<MetadataUpdate>, Aut
     return new ArrayList<>(progress);
   }
 
+  /** How the watch ended, or "open". */
+  public String state() {
+    return closed.isDone() ? "closed with " + closed.join() : "open";
+  }
+
   public Status awaitClose(Duration timeout) throws Exception {
     return closed.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
   }
