@@ -138,6 +138,12 @@ class LaggingFollowerIT {
         assertThat(expected).hasSize((int) (last - retainedFrom));
         assertThat(fromRetained.updates().stream().filter(u -> u.getVersion() <= last).toList())
             .isEqualTo(expected);
+        // A past version is undone from the reloaded image with the log after it.
+        long past = last - 50;
+        Snapshots.assertSameMetadata(
+            Snapshots.take(onFollower, past).metadata(),
+            Snapshots.take(onLeader, past).metadata(),
+            "the thawed follower against the leader at " + past);
       } finally {
         fromRetained.close();
         reference.close();
