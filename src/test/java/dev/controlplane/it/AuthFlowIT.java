@@ -317,7 +317,7 @@ class AuthFlowIT {
             OidcProvider.token("idp-groups", "carol", Map.of("groups", List.of("devs", "other"))),
             "{}");
     assertThat(withGroup.status()).as(withGroup.body()).isEqualTo(200);
-    assertThat(perms(withGroup)).containsExactly("stream.publish:stream:groups/ns/*");
+    assertThat(Auth.perms(withGroup)).containsExactly("stream.publish:stream:groups/ns/*");
     var without =
         Auth.exchange("groups", OidcProvider.token("idp-groups", "carol", Map.of()), "{}");
     assertThat(without.status()).isEqualTo(403);
@@ -333,7 +333,7 @@ class AuthFlowIT {
             upstream,
             "{\"requested\":[\"stream.publish\"],\"resources\":[\"stream:hints/ns1/orders\"]}");
     assertThat(narrowed.status()).as(narrowed.body()).isEqualTo(200);
-    assertThat(perms(narrowed)).containsExactly("stream.publish:stream:hints/ns1/orders");
+    assertThat(Auth.perms(narrowed)).containsExactly("stream.publish:stream:hints/ns1/orders");
     var other =
         Auth.exchange("hints", upstream, "{\"resources\":[\"stream:elsewhere/ns1/orders\"]}");
     assertThat(other.status()).as("another tenant's objects are never granted").isEqualTo(403);
@@ -477,7 +477,7 @@ class AuthFlowIT {
         json("subject", erin, "object", "cache:change/ns/*", "action", "cache.read"));
     var granted = Auth.exchange("change", upstream, "{}");
     assertThat(granted.status()).isEqualTo(200);
-    assertThat(perms(granted)).containsExactly("cache.read:cache:change/ns/*");
+    assertThat(Auth.perms(granted)).containsExactly("cache.read:cache:change/ns/*");
     String query =
         "?subject="
             + erin
@@ -632,15 +632,5 @@ class AuthFlowIT {
                           }
                         }));
     return out;
-  }
-
-  private static List<String> perms(Http.Reply reply) {
-    try {
-      return SignedJWT.parse(reply.json().path("service_token").asText())
-          .getJWTClaimsSet()
-          .getStringListClaim("perms");
-    } catch (java.text.ParseException e) {
-      throw new AssertionError(e);
-    }
   }
 }

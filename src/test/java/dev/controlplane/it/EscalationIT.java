@@ -8,7 +8,6 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
-import com.nimbusds.jwt.SignedJWT;
 import dev.controlplane.it.support.Auth;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.KeyServer;
@@ -42,16 +41,6 @@ class EscalationIT {
 
   static String adminToken(String tenant, String idp) {
     return Auth.serviceToken(tenant, OidcProvider.token(idp, "alice", Map.of()), "{}");
-  }
-
-  static List<String> perms(Http.Reply reply) {
-    try {
-      return SignedJWT.parse(reply.json().path("service_token").asText())
-          .getJWTClaimsSet()
-          .getStringListClaim("perms");
-    } catch (java.text.ParseException e) {
-      throw new AssertionError(reply.body(), e);
-    }
   }
 
   static Http.Reply grant(
@@ -110,12 +99,12 @@ class EscalationIT {
             "esc-groups",
             OidcProvider.token("esc-main", "bob", Map.of("groups", List.of("admins"))),
             "{}");
-    assertThat(perms(mainAdmins)).containsExactly("ns.manage:namespace:esc-groups/*");
+    assertThat(Auth.perms(mainAdmins)).containsExactly("ns.manage:namespace:esc-groups/*");
 
     // Unless the tenant says so explicitly.
     assertThat(assign(admin, "esc-groups", "group:partner/admins", "role:ops").status())
         .isEqualTo(201);
-    assertThat(perms(Auth.exchange("esc-groups", partnerAdmins, "{}")))
+    assertThat(Auth.perms(Auth.exchange("esc-groups", partnerAdmins, "{}")))
         .containsExactly("ns.manage:namespace:esc-groups/*");
     var mainClaimingPartner =
         Auth.exchange(
@@ -239,7 +228,7 @@ class EscalationIT {
         Auth.exchange(
             "esc-reborn", OidcProvider.token("esc-reborn-idp", "new-admin", Map.of()), "{}");
     assertThat(fresh.status()).as(fresh.body()).isEqualTo(200);
-    assertThat(perms(fresh))
+    assertThat(Auth.perms(fresh))
         .contains("tenant.manage:tenant:esc-reborn", "rbac.assignment.manage:tenant:esc-reborn");
   }
 

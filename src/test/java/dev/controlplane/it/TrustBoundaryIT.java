@@ -3,7 +3,7 @@ package dev.controlplane.it;
 import static dev.controlplane.it.EscalationIT.adminToken;
 import static dev.controlplane.it.EscalationIT.assign;
 import static dev.controlplane.it.EscalationIT.grant;
-import static dev.controlplane.it.EscalationIT.perms;
+import static dev.controlplane.it.support.Auth.perms;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;

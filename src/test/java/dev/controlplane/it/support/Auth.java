@@ -112,6 +112,17 @@ public final class Auth {
     return reply.json().path("service_token").asText();
   }
 
+  /** The {@code perms} of the service token an exchange answered with. */
+  public static List<String> perms(Http.Reply reply) {
+    try {
+      return com.nimbusds.jwt.SignedJWT.parse(reply.json().path("service_token").asText())
+          .getJWTClaimsSet()
+          .getStringListClaim("perms");
+    } catch (java.text.ParseException e) {
+      throw new AssertionError(reply.body(), e);
+    }
+  }
+
   public static Http.Reply post(String token, String path, JsonNode body) {
     Http http = new Http(SharedServer.httpPort(), token);
     return http.send(

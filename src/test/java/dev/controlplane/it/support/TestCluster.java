@@ -68,6 +68,8 @@ public final class TestCluster implements AutoCloseable {
       env.put("SERVICE_CONTROLPLANE_NODE_ID", id);
       env.put("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS", String.join(",", members));
       env.put("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", raftDir.resolve(id).toString());
+      // A port of its own, used only where the test enables bootstrap.
+      env.put("SERVICE_BOOTSTRAP_BIND_ADDR", "127.0.0.1:" + Ports.free());
       env.putAll(extraEnv);
       cluster.nodes.add(new Node(name + "-" + id, id, env));
     }
@@ -211,6 +213,12 @@ public final class TestCluster implements AutoCloseable {
     /** The environment variable {@code name} the node was started with. */
     public String setting(String name) {
       return env.get(name);
+    }
+
+    /** The port of the bootstrap listener, when {@code SERVICE_BOOTSTRAP_ENABLED=true}. */
+    public int bootstrapPort() {
+      String address = env.get("SERVICE_BOOTSTRAP_BIND_ADDR");
+      return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
     }
 
     public String httpUrl() {
