@@ -1,33 +1,44 @@
 package dev.controlplane.cache;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
  * One value per tenant, loaded on first use and kept until {@link TenantChanges} says the tenant's
- * rows changed. A load that overlaps an invalidation of the same tenant is used once but not kept,
- * so a value read before a change can never outlive the change's invalidation.
+ * rows changed, or that every tenant's may have. A load that overlaps an invalidation of its
+ * tenant, or of every tenant, is used once but not kept, so a value read before a change can never
+ * outlive the change's invalidation.
  *
  * <p>Thread-safe: loads run outside any lock (two callers may both load a missing value); the
- * check-and-keep step and the invalidation are serialised per tenant by the map.
+ * check-and-keep step and the invalidation of one tenant are serialised per tenant by the map. An
+ * invalidation of every tenant cannot take each tenant's turn (a tenant being loaded for the first
+ * time is not in the map yet), so each kept value carries the count of such invalidations it was
+ * loaded under, and a value loaded under an older count is never served.
  */
 public final class TenantCache<T> {
 
+  private record Kept<T>(T value, long everyTenantGeneration) {}
+
   private final Function<String, T> loader;
-  private final ConcurrentHashMap<String, T> values = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Kept<T>> values = new ConcurrentHashMap<>();
 
   /** Bumped by every invalidation; a load keeps its value only if none happened meanwhile. */
   private final ConcurrentHashMap<String, Long> generations = new ConcurrentHashMap<>();
+
+  /** Bumped by every invalidation of every tenant. */
+  private final AtomicLong everyTenantGeneration = new AtomicLong();
 
   TenantCache(Function<String, T> loader) {
     this.loader = loader;
   }
 
   public T get(String tenant) {
-    T cached = values.get(tenant);
+    T cached = peek(tenant);
     if (cached != null) {
       return cached;
     }
+    long everyTenant = everyTenantGeneration.get();
     long generation = generations.getOrDefault(tenant, 0L);
     T loaded = loader.apply(tenant);
     generations.compute(
@@ -35,7 +46,7 @@ public final class TenantCache<T> {
         (t, now) -> {
           long current = now == null ? 0L : now;
           if (current == generation) {
-            values.put(t, loaded);
+            values.put(t, new Kept<>(loaded, everyTenant));
           }
           return now;
         });
@@ -44,7 +55,10 @@ public final class TenantCache<T> {
 
   /** The kept value, or null when {@link #get} would have to load it. */
   public T peek(String tenant) {
-    return values.get(tenant);
+    Kept<T> kept = values.get(tenant);
+    return kept != null && kept.everyTenantGeneration() == everyTenantGeneration.get()
+        ? kept.value()
+        : null;
   }
 
   void invalidate(String tenant) {
@@ -57,8 +71,8 @@ public final class TenantCache<T> {
   }
 
   void invalidateAll() {
-    for (String tenant : values.keySet()) {
-      invalidate(tenant);
-    }
+    everyTenantGeneration.incrementAndGet();
+    // Only to free memory: what was kept before is never served again.
+    values.clear();
   }
 }
