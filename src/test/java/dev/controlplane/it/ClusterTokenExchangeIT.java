@@ -13,6 +13,7 @@ import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestCluster;
 import dev.controlplane.it.support.TestCluster.Node;
+import dev.controlplane.it.support.TestDatabase;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -113,9 +114,7 @@ class ClusterTokenExchangeIT {
     for (Node node : cluster.nodes()) {
       assertThat(exchange(node, "bob").status()).as(node.id).isEqualTo(403);
     }
-    ObjectNode grouping = Http.JSON.createObjectNode();
-    grouping.put("principal", Auth.principal(OidcProvider.issuer(IDP), "bob"));
-    grouping.put("role", "role:tenant-admin");
+    ObjectNode grouping = bobAsAdmin();
     Http.Reply granted = adminPost("/v1/tenants/" + TENANT + "/rbac/groupings", grouping);
     assertThat(granted.status()).as(granted.body()).isEqualTo(201);
     awaitOnEveryNode(
@@ -126,15 +125,7 @@ class ClusterTokenExchangeIT {
                 && Auth.perms(reply).containsAll(ADMIN_PERMS)
                 && Auth.perms(reply).size() == ADMIN_PERMS.size());
 
-    Http.Reply revoked =
-        admin()
-            .delete(
-                "/v1/tenants/"
-                    + TENANT
-                    + "/rbac/groupings?principal="
-                    + encode(grouping.path("principal").asText())
-                    + "&role="
-                    + encode("role:tenant-admin"));
+    Http.Reply revoked = revoke(grouping);
     assertThat(revoked.status()).as(revoked.body()).isEqualTo(204);
     awaitOnEveryNode("bob's revocation", node -> exchange(node, "bob"), r -> r.status() == 403);
   }
@@ -187,6 +178,42 @@ class ClusterTokenExchangeIT {
 
   @Test
   @Order(5)
+  void aRevocationMadeWhileAFollowersNotificationsAreCutOffTakesEffectWhenTheyReconnect()
+      throws Exception {
+    ObjectNode grouping = bobAsAdmin();
+    assertThat(adminPost("/v1/tenants/" + TENANT + "/rbac/groupings", grouping).status())
+        .isEqualTo(201);
+    awaitOnEveryNode("bob's grant", node -> exchange(node, "bob"), r -> r.status() == 200);
+
+    Node leader = cluster.awaitLeader(SETTLE);
+    Node follower = cluster.others(leader).get(0);
+    // Frozen, the follower cannot notice its LISTEN connection closing until the revocation's
+    // notification, sent only to the connections listening at its commit, is gone for good.
+    follower.freeze();
+    try {
+      assertThat(
+              TestDatabase.queryLong(
+                  TestCluster.dbUrl(),
+                  "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
+                      + " WHERE application_name = 'controlplane-listener-"
+                      + follower.id
+                      + "'"))
+          .as("%s's listener connection terminated", follower.id)
+          .isEqualTo(1);
+      Http.Reply revoked = revoke(grouping);
+      assertThat(revoked.status()).as(revoked.body()).isEqualTo(204);
+    } finally {
+      follower.thaw();
+    }
+    awaitOnEveryNode(
+        "bob's revocation, missed by " + follower.id + "'s listener",
+        node -> exchange(node, "bob"),
+        r -> r.status() == 403);
+    assertThat(follower.process().logText()).contains("change notifications interrupted");
+  }
+
+  @Test
+  @Order(6)
   void followersKeepIssuingTokensWhileTheLeaderIsDown() throws Exception {
     Node leader = cluster.awaitLeader(SETTLE);
     List<Node> followers = cluster.others(leader);
@@ -207,6 +234,25 @@ class ClusterTokenExchangeIT {
     } finally {
       leader.start().awaitReady(SETTLE);
     }
+  }
+
+  /** The grouping that makes bob, of the tenant's own IdP, a tenant admin. */
+  private static ObjectNode bobAsAdmin() {
+    ObjectNode grouping = Http.JSON.createObjectNode();
+    grouping.put("principal", Auth.principal(OidcProvider.issuer(IDP), "bob"));
+    grouping.put("role", "role:tenant-admin");
+    return grouping;
+  }
+
+  private Http.Reply revoke(ObjectNode grouping) throws InterruptedException {
+    return admin()
+        .delete(
+            "/v1/tenants/"
+                + TENANT
+                + "/rbac/groupings?principal="
+                + encode(grouping.path("principal").asText())
+                + "&role="
+                + encode(grouping.path("role").asText()));
   }
 
   /** The exchange on {@code node} of a fresh token the tenant's own IdP issued {@code subject}. */
