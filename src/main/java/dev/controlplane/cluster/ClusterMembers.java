@@ -88,4 +88,17 @@ public final class ClusterMembers {
   public List<InetSocketAddress> addresses() {
     return new ArrayList<>(members.values());
   }
+
+  /** The list in one form whatever the order or spacing it was written in: sorted by id. */
+  public String canonical() {
+    return members.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .map(e -> e.getKey() + "=" + hostForm(e.getValue()) + ":" + e.getValue().getPort())
+        .collect(java.util.stream.Collectors.joining(","));
+  }
+
+  private static String hostForm(InetSocketAddress address) {
+    String host = address.getHostString();
+    return host.contains(":") ? "[" + host + "]" : host;
+  }
 }

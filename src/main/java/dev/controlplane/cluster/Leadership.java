@@ -41,6 +41,14 @@ public interface Leadership {
   Optional<String> leaderGrpcAddress();
 
   /**
+   * The nodes in this node's current cluster view that are configured with another member list
+   * (none for a single node).
+   */
+  default java.util.List<String> membersDisagreeing() {
+    return java.util.List.of();
+  }
+
+  /**
    * The fencing term of the current leader as far as this node knows (its own when it leads), 0
    * when none is known; for health and metrics only, never for fencing.
    */

@@ -102,4 +102,9 @@ public class NodeLeadership implements Leadership {
   public Optional<Instant> leaderSince() {
     return delegate.leaderSince();
   }
+
+  @Override
+  public java.util.List<String> membersDisagreeing() {
+    return delegate.membersDisagreeing();
+  }
 }

@@ -3,6 +3,7 @@ package dev.controlplane.cluster;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -82,6 +83,9 @@ public final class RaftLeadership implements Leadership {
   // Monitor thread only.
   private long nextClaimAt;
   private long nextRefreshAt;
+  private final MemberListCheck memberList;
+  private final String members;
+  private volatile List<String> membersDisagreeing = List.of();
   private long refusedRaftTerm = -1;
   private long waitedRaftTerm = -1;
 
@@ -99,6 +103,8 @@ public final class RaftLeadership implements Leadership {
             settings.dataDir(),
             settings.failureTimeout(),
             settings.transportTls());
+    this.memberList = new MemberListCheck(settings.members());
+    this.members = settings.members().canonical();
     this.propagation = new LeaderPropagation(nodeId, raft, settings.failureTimeout());
     this.contact = raft.channel().getProtocolStack().findProtocol(MajorityContact.class);
     this.failureTimeoutNanos = settings.failureTimeout().toNanos();
@@ -111,8 +117,38 @@ public final class RaftLeadership implements Leadership {
               @Override
               public void viewAccepted(org.jgroups.View view) {
                 LOG.info("node " + nodeId + ": cluster view " + view);
+                checkMemberLists(view);
               }
             });
+  }
+
+  private void checkMemberLists(org.jgroups.View view) {
+    List<String> now = memberList.disagreeing(view);
+    if (now.equals(membersDisagreeing)) {
+      return;
+    }
+    membersDisagreeing = now;
+    if (now.isEmpty()) {
+      LOG.info("node " + nodeId + ": every node in the view has this node's member list");
+    } else {
+      LOG.severe(
+          "node "
+              + nodeId
+              + ": nodes "
+              + now
+              + " are configured with another SERVICE_CONTROLPLANE_CLUSTER_MEMBERS than this"
+              + " node's '"
+              + members
+              + "'. Every node must list the same members: Raft counts votes and majorities over"
+              + " that list. Compare the members of each node (GET /v1/cluster/node, or cpctl"
+              + " cluster status) and correct the one that differs.");
+    }
+  }
+
+  /** The nodes in the current view configured with another member list than this node's. */
+  @Override
+  public List<String> membersDisagreeing() {
+    return membersDisagreeing;
   }
 
   /** Joins the cluster (blocks for at most the JGroups join timeout) and starts the monitor. */

@@ -102,6 +102,11 @@ final class RaftStack {
             (PreVoteElection) new PreVoteElection().voteTimeout(VOTE_TIMEOUT_MILLIS),
             raft);
     JChannel channel = new JChannel(stack).name(nodeId);
+    byte[] memberList = MemberListCheck.fingerprint(members);
+    // Merged with jgroups-raft's own generator (the Raft id) into one ExtendedUUID.
+    channel.addAddressGenerator(
+        () ->
+            org.jgroups.util.ExtendedUUID.randomUUID(nodeId).put(MemberListCheck.KEY, memberList));
     return new RaftHandle(channel, new NoState()).raftId(nodeId);
   }
 

@@ -50,6 +50,9 @@ public class ClusterNodeResource {
     tree.put("committed_version", committed);
     tree.put("lag", Math.max(0, committed - served));
     tree.put("watchers", hub.watcherCount());
+    tree.put("members", config.clusterMembers().canonical());
+    var disagreeing = tree.putArray("members_disagreeing");
+    leadership.membersDisagreeing().forEach(disagreeing::add);
     return Documents.body(Response.ok(), codec, tree, headers).build();
   }
 }

@@ -35,4 +35,27 @@ class ClusterMembersTest {
     assertThatThrownBy(() -> ClusterMembers.parse("cp1=h:1,cp1=h:2"))
         .hasMessageContaining("appears twice");
   }
+
+  @Test
+  void listsThatDifferOnlyInOrderAndSpacingHaveOneFormAndOneFingerprint() {
+    ClusterMembers written =
+        ClusterMembers.parse("cp2=10.0.0.2:7800, cp1=10.0.0.1:7800,cp3=[::1]:7800");
+    ClusterMembers reordered =
+        ClusterMembers.parse("cp3=[::1]:7800,cp1=10.0.0.1:7800,cp2=10.0.0.2:7800");
+    assertThat(written.canonical())
+        .isEqualTo("cp1=10.0.0.1:7800,cp2=10.0.0.2:7800,cp3=[::1]:7800")
+        .isEqualTo(reordered.canonical());
+    assertThat(MemberListCheck.fingerprint(written))
+        .isEqualTo(MemberListCheck.fingerprint(reordered))
+        .hasSize(8);
+
+    ClusterMembers mistyped =
+        ClusterMembers.parse("cp1=10.0.0.1:7801,cp2=10.0.0.2:7800,cp3=[::1]:7800");
+    ClusterMembers grown =
+        ClusterMembers.parse(written.canonical() + ",cp4=10.0.0.4:7800,cp5=10.0.0.5:7800");
+    assertThat(MemberListCheck.fingerprint(mistyped))
+        .isNotEqualTo(MemberListCheck.fingerprint(written));
+    assertThat(MemberListCheck.fingerprint(grown))
+        .isNotEqualTo(MemberListCheck.fingerprint(written));
+  }
 }

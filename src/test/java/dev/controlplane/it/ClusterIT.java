@@ -3,6 +3,7 @@ package dev.controlplane.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.controlplane.it.support.CpctlRunner;
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.LiveBrokers;
@@ -24,6 +25,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,6 +40,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three real nodes (runnable JARs), started together in a random order, electing a leader with
@@ -387,6 +390,87 @@ class ClusterIT {
       watches.values().forEach(WatchCollector::close);
       clients.values().forEach(Grpc::close);
     }
+  }
+
+  @Test
+  @Order(5)
+  void aNodeRestartedWithAMistypedMemberListIsNamedByEveryNodeAndByCpctl(@TempDir Path home)
+      throws Exception {
+    Node leader = cluster.awaitLeader(ELECTION);
+    Node edited = cluster.others(leader).get(0);
+    String members = edited.setting("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS");
+    // The leader's port mistyped in the edited node's list: the node still finds the cluster
+    // through the other members, so nothing but the check would show the difference.
+    String mistyped =
+        java.util.Arrays.stream(members.split(","))
+            .map(
+                entry -> {
+                  if (!entry.startsWith(leader.id + "=")) {
+                    return entry;
+                  }
+                  int colon = entry.lastIndexOf(':');
+                  return entry.substring(0, colon + 1)
+                      + (Integer.parseInt(entry.substring(colon + 1)) + 1);
+                })
+            .collect(java.util.stream.Collectors.joining(","));
+    assertThat(mistyped).isNotEqualTo(members);
+    CpctlRunner cpctl =
+        new CpctlRunner(home)
+            .env("CPCTL_TOKEN", SharedServer.OPERATOR_TOKEN)
+            .env(
+                "CPCTL_SERVER",
+                String.join(",", cluster.nodes().stream().map(Node::httpUrl).toList()));
+
+    edited.kill();
+    edited.startWith("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS", mistyped).awaitReady(START);
+    try {
+      for (Node node : cluster.nodes()) {
+        List<String> expected =
+            node == edited
+                ? cluster.others(edited).stream().map(n -> n.id).sorted().toList()
+                : List.of(edited.id);
+        awaitMembersDisagreeing(node, expected);
+      }
+      assertThat(edited.process().logText())
+          .contains("are configured with another SERVICE_CONTROLPLANE_CLUSTER_MEMBERS");
+      assertThat(leader.process().logText())
+          .contains("nodes [" + edited.id + "] are configured with another");
+      CpctlRunner.Run status = cpctl.run("cluster", "status");
+      assertThat(status.exit()).as(status.toString()).isEqualTo(1);
+      assertThat(status.err())
+          .contains("nodes disagree on SERVICE_CONTROLPLANE_CLUSTER_MEMBERS")
+          .contains(edited.id + ": '");
+    } finally {
+      edited.kill();
+      edited.startWith("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS", members).awaitReady(START);
+    }
+    for (Node node : cluster.nodes()) {
+      awaitMembersDisagreeing(node, List.of());
+    }
+    CpctlRunner.Run status = cpctl.run("cluster", "status");
+    assertThat(status.exit()).as(status.toString()).isZero();
+  }
+
+  /** Waits until {@code node} reports exactly {@code expected} as configured differently. */
+  private static void awaitMembersDisagreeing(Node node, List<String> expected)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + ELECTION.toNanos();
+    List<String> seen = null;
+    while (System.nanoTime() < deadline) {
+      Http.Reply reply =
+          new Http(node.httpPort(), SharedServer.OPERATOR_TOKEN).get("/v1/cluster/node");
+      if (reply.status() == 200) {
+        List<String> now = new ArrayList<>();
+        reply.json().path("members_disagreeing").forEach(n -> now.add(n.asText()));
+        java.util.Collections.sort(now);
+        seen = now;
+        if (seen.equals(expected)) {
+          return;
+        }
+      }
+      Thread.sleep(200);
+    }
+    assertThat(seen).as("the nodes %s sees configured differently", node.id).isEqualTo(expected);
   }
 
   /** What {@code watch} delivered up to {@code head}, once it has all of it. */

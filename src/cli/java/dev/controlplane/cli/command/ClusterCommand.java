@@ -43,7 +43,7 @@ public final class ClusterCommand extends GroupCommand {
             + " committed version and its lag. A node that cannot answer that (no database) is"
             + " shown from /health/ready; one that cannot be reached, as unreachable. Exit code 1"
             + " when any node is unreachable, none or several claim to lead, or nodes disagree on"
-            + " the leader.",
+            + " the leader or on the member list (SERVICE_CONTROLPLANE_CLUSTER_MEMBERS).",
       },
       footerHeading = "%nExamples:%n",
       footer = {
@@ -113,11 +113,41 @@ public final class ClusterCommand extends GroupCommand {
       if (views > 1) {
         problems.add("nodes disagree on the leader");
       }
+      memberListProblem(nodes).ifPresent(problems::add);
       if (problems.isEmpty()) {
         return ExitCodes.OK;
       }
       session.err().println("warning: " + String.join("; ", problems));
       return ExitCodes.FAILED;
+    }
+
+    /**
+     * The nodes' configured member lists differ, among those asked or as a node sees the others in
+     * its cluster view (which also covers nodes missing from the context).
+     */
+    private static Optional<String> memberListProblem(List<ObjectNode> nodes) {
+      java.util.Map<String, List<String>> byList = new java.util.TreeMap<>();
+      List<String> seen = new ArrayList<>();
+      for (JsonNode n : nodes) {
+        if (n.has("members")) {
+          byList
+              .computeIfAbsent(n.path("members").asText(), l -> new ArrayList<>())
+              .add(n.path("node_id").asText());
+        }
+        if (n.path("members_disagreeing").size() > 0) {
+          seen.add(n.path("node_id").asText() + " sees " + n.path("members_disagreeing"));
+        }
+      }
+      if (byList.size() <= 1 && seen.isEmpty()) {
+        return Optional.empty();
+      }
+      List<String> lists = new ArrayList<>();
+      byList.forEach((list, ids) -> lists.add(String.join(", ", ids) + ": '" + list + "'"));
+      return Optional.of(
+          "nodes disagree on SERVICE_CONTROLPLANE_CLUSTER_MEMBERS ("
+              + String.join("; ", lists)
+              + (seen.isEmpty() ? "" : "; " + String.join("; ", seen))
+              + ")");
     }
 
     private static ObjectNode ask(Session session, HttpClient http, URI server) {

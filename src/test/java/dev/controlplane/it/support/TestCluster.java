@@ -173,6 +173,12 @@ public final class TestCluster implements AutoCloseable {
       return this;
     }
 
+    /** Starts the node again with setting {@code name} changed, as an operator's edit would. */
+    public Node startWith(String name, String value) throws IOException {
+      env.put(name, value);
+      return start();
+    }
+
     public Node awaitReady(Duration timeout) throws Exception {
       process.awaitReady(timeout);
       return this;
