@@ -9,7 +9,8 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 /**
  * Leadership metrics (Prometheus at {@code /metrics?scope=application}): the current fencing term
  * this node leads in, whether it leads, how often the known leader changed and this node won a
- * term, and how many writes it refused because it was not the leader.
+ * term, how many writes it refused because it was not the leader, and how many nodes it sees
+ * configured with another member list.
  */
 @ApplicationScoped
 public class ClusterMetrics implements LeadershipEvents {
@@ -55,6 +56,15 @@ public class ClusterMetrics implements LeadershipEvents {
             .build(),
         leadership,
         l -> l.role() == Leadership.Role.LEADER ? 1 : 0);
+    registry.gauge(
+        Metadata.builder()
+            .withName("controlplane.cluster.members.disagreeing")
+            .withDescription(
+                "Nodes in this node's cluster view configured with another member list"
+                    + " (SERVICE_CONTROLPLANE_CLUSTER_MEMBERS) than this node's")
+            .build(),
+        leadership,
+        l -> l.membersDisagreeing().size());
   }
 
   @Override
