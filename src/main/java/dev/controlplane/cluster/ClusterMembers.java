@@ -35,7 +35,21 @@ public final class ClusterMembers {
             text, "'" + entry.trim() + "' is not id=host:port with an id of a-z 0-9 . _ -");
       }
       String id = idAndAddress[0].trim();
-      if (members.put(id, address(text, idAndAddress[1].trim())) != null) {
+      InetSocketAddress address = address(text, idAndAddress[1].trim());
+      for (Map.Entry<String, InetSocketAddress> other : members.entrySet()) {
+        if (other.getValue().equals(address)) {
+          // Two members cannot listen on one address: one of the entries is mistyped.
+          throw invalid(
+              text,
+              "nodes '"
+                  + other.getKey()
+                  + "' and '"
+                  + id
+                  + "' have the same address "
+                  + idAndAddress[1].trim());
+        }
+      }
+      if (members.put(id, address) != null) {
         throw invalid(text, "node id '" + id + "' appears twice");
       }
     }

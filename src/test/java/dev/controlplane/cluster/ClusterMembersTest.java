@@ -34,6 +34,9 @@ class ClusterMembersTest {
     assertThatThrownBy(() -> ClusterMembers.parse("CP1=h:1")).hasMessageContaining("'CP1=h:1'");
     assertThatThrownBy(() -> ClusterMembers.parse("cp1=h:1,cp1=h:2"))
         .hasMessageContaining("appears twice");
+    assertThatThrownBy(() -> ClusterMembers.parse("cp1=10.0.0.1:7800,cp2=10.0.0.1:7800"))
+        .hasMessageContaining("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS")
+        .hasMessageContaining("nodes 'cp1' and 'cp2' have the same address 10.0.0.1:7800");
   }
 
   @Test
