@@ -28,11 +28,6 @@ final class MemberListCheck {
     this.own = fingerprint(members);
   }
 
-  /** This node's fingerprint, for its address. */
-  byte[] fingerprint() {
-    return own.clone();
-  }
-
   /** The members of {@code view} whose list differs from this node's, by name. */
   List<String> disagreeing(View view) {
     List<String> names = new ArrayList<>();

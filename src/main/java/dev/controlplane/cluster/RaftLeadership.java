@@ -80,12 +80,15 @@ public final class RaftLeadership implements Leadership {
   private volatile boolean running;
   private Thread monitor;
 
+  private final MemberListCheck memberList;
+  private final String members;
+
+  /** Written by the JGroups thread that accepts each view. */
+  private volatile List<String> membersDisagreeing = List.of();
+
   // Monitor thread only.
   private long nextClaimAt;
   private long nextRefreshAt;
-  private final MemberListCheck memberList;
-  private final String members;
-  private volatile List<String> membersDisagreeing = List.of();
   private long refusedRaftTerm = -1;
   private long waitedRaftTerm = -1;
 
