@@ -35,8 +35,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * tokens too, signed with keys every node publishes, and what the leader changes in a tenant's
  * trust (a grant, its revocation, an issuer added or removed, a rotated key) reaches the exchange
  * and the JWKS of every node, whose caches learn of it from PostgreSQL's notifications. Followers
- * keep issuing while the leader is down. Each change's arrival on each node is printed; 10 s is the
- * bound asserted.
+ * keep issuing while the leader is down, and a node left without a quorum still issues tokens and
+ * serves key sets (it refuses admin reads). Each change's arrival on each node is printed; 10 s is
+ * the bound asserted.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -214,9 +215,11 @@ class ClusterTokenExchangeIT {
 
   @Test
   @Order(6)
-  void followersKeepIssuingTokensWhileTheLeaderIsDown() throws Exception {
+  void everyNodeKeepsIssuingTokensAndPublishingKeysWhileNoneLeads() throws Exception {
     Node leader = cluster.awaitLeader(SETTLE);
     List<Node> followers = cluster.others(leader);
+    Node other = followers.get(0);
+    Node alone = followers.get(1);
     leader.kill();
     try {
       for (Node follower : followers) {
@@ -225,6 +228,27 @@ class ClusterTokenExchangeIT {
             .as("%s right after the leader was killed: %s", follower.id, reply.body())
             .isEqualTo(200);
       }
+      // One node of three: no quorum, no leader, admin reads refused.
+      other.kill();
+      Http operator = new Http(alone.httpPort(), SharedServer.OPERATOR_TOKEN);
+      Http.awaitStatus(() -> operator.get("/v1/tenants/" + TENANT).status(), 503, SETTLE);
+      assertThat(alone.readiness().orElseThrow().path("leader").asText()).isEmpty();
+
+      Http.Reply issued = exchange(alone, "alice");
+      assertThat(issued.status())
+          .as("an exchange without a leader: %s", issued.body())
+          .isEqualTo(200);
+      assertThat(Auth.perms(issued)).containsExactlyInAnyOrderElementsOf(ADMIN_PERMS);
+      SignedJWT token = SignedJWT.parse(issued.json().path("service_token").asText());
+      OctetKeyPair key = (OctetKeyPair) jwks(alone).getKeyByKeyId(token.getHeader().getKeyID());
+      assertThat(key).as("the key set without a leader").isNotNull();
+      assertThat(token.verify(new Ed25519Verifier(key))).isTrue();
+      assertThat(exchange(alone, "bob").status()).as("still no grant for bob").isEqualTo(403);
+      Http.Reply adminRead =
+          new Http(alone.httpPort(), token.serialize()).get("/v1/tenants/" + TENANT);
+      assertThat(adminRead.status()).as("an admin read without a leader").isEqualTo(503);
+
+      other.start().awaitReady(SETTLE);
       Node elected = cluster.awaitLeader(followers, SETTLE);
       for (Node node : followers) {
         assertThat(exchange(node, "alice").status())
@@ -232,6 +256,9 @@ class ClusterTokenExchangeIT {
             .isEqualTo(200);
       }
     } finally {
+      if (!other.isRunning()) {
+        other.start().awaitReady(SETTLE);
+      }
       leader.start().awaitReady(SETTLE);
     }
   }
