@@ -433,10 +433,11 @@ class ClusterIT {
       }
       assertThat(edited.process().logText())
           .contains("are configured with another SERVICE_CONTROLPLANE_CLUSTER_MEMBERS");
-      Http.Reply metrics = new Http(edited.httpPort(), null).get("/metrics", "text/plain");
       assertThat(
               dev.controlplane.it.support.Metrics.valueIn(
-                  metrics.body(), "controlplane_cluster_members_disagreeing", ""))
+                  dev.controlplane.it.support.Metrics.scrape(edited.httpPort()),
+                  "controlplane_cluster_members_disagreeing",
+                  ""))
           .isEqualTo(2.0);
       assertThat(leader.process().logText())
           .contains("nodes [" + edited.id + "] are configured with another");

@@ -172,8 +172,6 @@ class LaggingFollowerIT {
   }
 
   private static double metric(Node node, String name) {
-    Http.Reply reply = new Http(node.httpPort(), null).get("/metrics", "text/plain");
-    assertThat(reply.status()).isEqualTo(200);
-    return Metrics.valueIn(reply.body(), name, "");
+    return Metrics.valueIn(Metrics.scrape(node.httpPort()), name, "");
   }
 }

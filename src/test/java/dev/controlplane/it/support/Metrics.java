@@ -20,7 +20,12 @@ public final class Metrics {
 
   /** One scrape of /metrics, to read several samples taken at the same moment. */
   public static String scrape() {
-    var reply = new Http(SharedServer.httpPort(), null).get("/metrics", "text/plain");
+    return scrape(SharedServer.httpPort());
+  }
+
+  /** One scrape of /metrics of the node whose HTTP port is {@code port}. */
+  public static String scrape(int port) {
+    var reply = new Http(port, null).get("/metrics", "text/plain");
     assertThat(reply.status()).isEqualTo(200);
     return reply.body();
   }
