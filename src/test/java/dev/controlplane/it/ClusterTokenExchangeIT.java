@@ -188,6 +188,7 @@ class ClusterTokenExchangeIT {
 
     Node leader = cluster.awaitLeader(SETTLE);
     Node follower = cluster.others(leader).get(0);
+    // Only this cluster's database: the shared test server's node id is cp1 too (the default).
     // Frozen, the follower cannot notice its LISTEN connection closing until the revocation's
     // notification, sent only to the connections listening at its commit, is gone for good.
     follower.freeze();
@@ -196,7 +197,8 @@ class ClusterTokenExchangeIT {
               TestDatabase.queryLong(
                   TestCluster.dbUrl(),
                   "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
-                      + " WHERE application_name = 'controlplane-listener-"
+                      + " WHERE datname = current_database() AND application_name ="
+                      + " 'controlplane-listener-"
                       + follower.id
                       + "'"))
           .as("%s's listener connection terminated", follower.id)
