@@ -265,7 +265,33 @@ public class BrokerRegistry {
     if (maxConnections != null) {
       capacity.put("max_connections", maxConnections);
     }
-    return (Broker)
-        codec.read(doc, ResourceKind.BROKER, Map.of("name", brokerId == null ? "" : brokerId));
+    try {
+      return (Broker)
+          codec.read(doc, ResourceKind.BROKER, Map.of("name", brokerId == null ? "" : brokerId));
+    } catch (ControlPlaneException e) {
+      if (e.code() != ErrorCode.VALIDATION_FAILED || e.fieldErrors().isEmpty()) {
+        throw e;
+      }
+      throw ControlPlaneException.validation(
+          e.fieldErrors().stream()
+              .map(f -> new ControlPlaneException.FieldError(requestField(f.field()), f.message()))
+              .toList());
+    }
+  }
+
+  /**
+   * The registration's name for a field of the Broker document it was checked as: a broker that
+   * sent {@code broker_id} must be told about {@code broker_id}, not {@code metadata.name}.
+   */
+  static String requestField(String documentField) {
+    if (documentField == null) {
+      return null;
+    }
+    return switch (documentField) {
+      case "metadata.name" -> "broker_id";
+      case "spec.region" -> "metadata[region]";
+      case "spec.availability_zone" -> "metadata[availability_zone]";
+      default -> documentField.startsWith("spec.") ? documentField.substring(5) : documentField;
+    };
   }
 }

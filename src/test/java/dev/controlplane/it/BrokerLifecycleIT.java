@@ -22,6 +22,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -248,18 +249,24 @@ class BrokerLifecycleIT {
   void invalidRegistrationsAreRefusedWithInvalidArgumentAndWriteNothing() throws Exception {
     long before = TestDatabase.headVersion();
     try (Grpc grpc = Grpc.shared()) {
-      for (var bad :
-          new RegisterBrokerRequest[] {
-            registration("Bad_Name"),
-            registration("").toBuilder().build(),
-            registration("ok-name").toBuilder().setAddress("no-port").build(),
-            registration("x".repeat(64)),
-          }) {
-        assertThatThrownBy(() -> grpc.brokers().registerBroker(bad))
-            .isInstanceOfSatisfying(
-                StatusRuntimeException.class,
-                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
-      }
+      // Each refusal names the request's field, not the Broker document's it is checked as.
+      Map<RegisterBrokerRequest, String> refusals =
+          Map.of(
+              registration("Bad_Name"), "broker_id: ",
+              registration(""), "broker_id: ",
+              registration("ok-name").toBuilder().setAddress("no-port").build(), "address: ",
+              registration("x".repeat(64)), "broker_id: ",
+              registration("ok-zone").toBuilder().putMetadata("region", "r".repeat(1025)).build(),
+                  "metadata[region]: ");
+      refusals.forEach(
+          (bad, field) ->
+              assertThatThrownBy(() -> grpc.brokers().registerBroker(bad))
+                  .isInstanceOfSatisfying(
+                      StatusRuntimeException.class,
+                      e -> {
+                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                        assertThat(e.getStatus().getDescription()).startsWith(field);
+                      }));
       assertThatThrownBy(() -> grpc.brokers().reportHealth(heartbeat("never-registered")))
           .isInstanceOfSatisfying(
               StatusRuntimeException.class,
@@ -270,8 +277,10 @@ class BrokerLifecycleIT {
         .noneMatch(
             r ->
                 r.key().equals("ok-name")
+                    || r.key().equals("ok-zone")
                     || r.key().equalsIgnoreCase("bad_name")
                     || r.key().startsWith("xxxx"));
     assertThat(Http.shared().get("/v1/brokers/ok-name").status()).isEqualTo(404);
+    assertThat(Http.shared().get("/v1/brokers/ok-zone").status()).isEqualTo(404);
   }
 }
