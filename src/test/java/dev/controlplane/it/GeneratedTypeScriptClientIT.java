@@ -3,16 +3,14 @@ package dev.controlplane.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.controlplane.it.support.Commands;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.SharedServer;
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,15 +35,19 @@ class GeneratedTypeScriptClientIT {
 
   @Test
   void aStaleWriteFromTheGeneratedClientGets412AndDoesNotOverwrite() throws Exception {
-    Assumptions.assumeTrue(onPath("node"), "Node.js is not installed: the client cannot run here");
+    Assumptions.assumeTrue(
+        Commands.onPath("node"), "Node.js is not installed: the client cannot run here");
     Http http = Http.shared();
     assertThat(http.put("/v1/tenants/" + TENANT, Http.tenant(TENANT, "ts")).status())
         .isBetween(200, 201);
     prepare();
-    run(List.of("npm", "ci", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"));
-    run(List.of("node", "node_modules/typescript/bin/tsc", "-p", "."));
+    Commands.run(
+        WORK,
+        List.of("npm", "ci", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"));
+    Commands.run(WORK, List.of("node", "node_modules/typescript/bin/tsc", "-p", "."));
     String output =
-        run(
+        Commands.run(
+            WORK,
             List.of(
                 "node",
                 "dist/stale-write.js",
@@ -93,23 +95,5 @@ class GeneratedTypeScriptClientIT {
         }
       }
     }
-  }
-
-  private static String run(List<String> command) throws Exception {
-    Process process =
-        new ProcessBuilder(command).directory(WORK.toFile()).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(5, TimeUnit.MINUTES)).as(String.join(" ", command)).isTrue();
-    assertThat(process.exitValue()).as(String.join(" ", command) + ":\n" + output).isZero();
-    return output;
-  }
-
-  static boolean onPath(String command) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      if (new File(dir, command).canExecute()) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -2,6 +2,7 @@ package dev.controlplane.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.controlplane.it.support.Commands;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -18,8 +19,7 @@ class OpenApiLintIT {
   @Test
   void theContractLintsCleanWithRedoclyAndSpectral() throws Exception {
     Assumptions.assumeTrue(
-        GeneratedTypeScriptClientIT.onPath("node"),
-        "Node.js is not installed: scripts/lint-openapi cannot run here");
+        Commands.onPath("node"), "Node.js is not installed: scripts/lint-openapi cannot run here");
     Process lint = new ProcessBuilder("scripts/lint-openapi").redirectErrorStream(true).start();
     String output = new String(lint.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(lint.waitFor(10, TimeUnit.MINUTES)).as("lint finished").isTrue();
