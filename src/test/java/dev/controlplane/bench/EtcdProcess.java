@@ -1,5 +1,6 @@
 package dev.controlplane.bench;
 
+import dev.controlplane.it.support.Directories;
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Ports;
 import io.etcd.jetcd.api.KVGrpc;
@@ -9,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
-import java.util.List;
 
 /**
  * One etcd member (Debian's {@code etcd-server} package, {@code /usr/bin/etcd}) for the
@@ -41,7 +40,7 @@ final class EtcdProcess implements AutoCloseable {
           binary + " not found: apt-get install etcd-server (Debian's etcd 3.4)");
     }
     Path dataDir = Path.of("target", "etcd-bench").toAbsolutePath();
-    deleteTree(dataDir);
+    Directories.deleteTree(dataDir);
     Files.createDirectories(dataDir.getParent());
     int client = Ports.free();
     int peer = Ports.free();
@@ -102,17 +101,6 @@ final class EtcdProcess implements AutoCloseable {
   public void close() throws Exception {
     process.destroy();
     process.waitFor();
-    deleteTree(dataDir);
-  }
-
-  private static void deleteTree(Path dir) throws Exception {
-    if (Files.exists(dir)) {
-      try (var paths = Files.walk(dir)) {
-        List<Path> all = paths.sorted(Comparator.reverseOrder()).toList();
-        for (Path path : all) {
-          Files.delete(path);
-        }
-      }
-    }
+    Directories.deleteTree(dataDir);
   }
 }

@@ -5,6 +5,7 @@ import dev.controlplane.it.support.ServerProcess;
 import dev.controlplane.it.support.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +26,8 @@ import org.HdrHistogram.Histogram;
  * control plane twice: over its HTTP/JSON API and over its gRPC one), then commit-to-watcher
  * latency with 100 watchers while one client writes at a steady 100 writes/s (the control plane
  * again over each of its two APIs). Both run on this machine with their default durability (fsync
- * before acknowledging). Run with scripts/benchmark-etcd.
+ * before acknowledging). Run with scripts/benchmark-etcd. With {@code -Dbench.targets=kafka,...}
+ * (scripts/benchmark-kafka) Kafka 3.9's KRaft controller is a peer for the writes/s phases too.
  */
 public final class SideBySideBenchmark {
 
@@ -53,20 +55,16 @@ public final class SideBySideBenchmark {
       Boolean.parseBoolean(System.getProperty("bench.writePhases", "true"));
 
   private static Set<String> targets(String setting) {
-    Set<String> known = Set.of("etcd", "http", "grpc");
+    Set<String> known = Set.of("etcd", "http", "grpc", "kafka", "kafka-broker");
     if (setting == null) {
-      return known;
+      return Set.of("etcd", "http", "grpc");
     }
     Set<String> chosen = Set.of(setting.split(","));
     if (!known.containsAll(chosen)) {
       throw new IllegalArgumentException(
-          "-Dbench.targets=" + setting + ": expected some of etcd,http,grpc");
+          "-Dbench.targets=" + setting + ": expected some of etcd,http,grpc,kafka,kafka-broker");
     }
     return chosen;
-  }
-
-  private static String key(Target t) {
-    return t instanceof EtcdTarget ? "etcd" : t instanceof ControlPlaneGrpcWrites ? "grpc" : "http";
   }
 
   public static void main(String[] args) throws Exception {
@@ -79,35 +77,63 @@ public final class SideBySideBenchmark {
         "machine: %d cores, JDK %s%n",
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
     try (ServerProcess server = new ServerProcess("side-by-side", env).start();
-        EtcdProcess etcd = EtcdProcess.start()) {
+        EtcdProcess etcd = TARGETS.contains("etcd") ? EtcdProcess.start() : null;
+        KafkaProcess kafka =
+            TARGETS.contains("kafka") || TARGETS.contains("kafka-broker")
+                ? KafkaProcess.start()
+                : null) {
       server.awaitReady(Duration.ofSeconds(180));
-      System.out.println("etcd: " + etcd.version());
-      ControlPlaneTarget http = new ControlPlaneTarget(httpPort, grpcPort, db, 10);
-      List<Target> all =
-          List.of(
-              new EtcdTarget(etcd, 10),
-              http,
-              new ControlPlaneGrpcWrites(httpPort, grpcPort, WRITERS, "bench", http));
-      List<Target> targets = all.stream().filter(t -> TARGETS.contains(key(t))).toList();
       CpuMeter node = CpuMeter.of("node", server.serverPid());
       List<CpuMeter> controlPlane = List.of(node, CpuMeter.postgres());
-      for (Target t : targets) {
-        warmUp(t, t instanceof EtcdTarget ? CpuMeter.of("etcd", etcd.pid()) : node);
+      // Each target with the processes that serve it: their CPU is the target's.
+      Map<Target, List<CpuMeter>> servedBy = new LinkedHashMap<>();
+      if (etcd != null) {
+        System.out.println("etcd: " + etcd.version());
+        servedBy.put(new EtcdTarget(etcd, 10), List.of(CpuMeter.of("etcd", etcd.pid())));
       }
-      for (Target t : WRITE_PHASES ? targets : List.<Target>of()) {
-        writes(
-            t,
-            WRITE_TIME,
-            t instanceof EtcdTarget ? List.of(CpuMeter.of("etcd", etcd.pid())) : controlPlane);
+      if (kafka != null) {
+        System.out.println("kafka: " + kafka.version());
+        List<CpuMeter> kafkaCpu = List.of(CpuMeter.of("kafka", kafka.pid()));
+        if (TARGETS.contains("kafka")) {
+          servedBy.put(new KafkaConfigWrites(kafka, WRITERS, false), kafkaCpu);
+        }
+        if (TARGETS.contains("kafka-broker")) {
+          servedBy.put(new KafkaConfigWrites(kafka, WRITERS, true), kafkaCpu);
+        }
       }
-      for (Target t : targets) {
-        lag(t, t instanceof EtcdTarget ? List.of(CpuMeter.of("etcd", etcd.pid())) : controlPlane);
+      ControlPlaneTarget http = new ControlPlaneTarget(httpPort, grpcPort, db, 10);
+      if (TARGETS.contains("http")) {
+        servedBy.put(http, controlPlane);
       }
-      for (Target t : all) {
-        if (!(t instanceof EtcdTarget)) {
+      ControlPlaneGrpcWrites grpc =
+          TARGETS.contains("grpc")
+              ? new ControlPlaneGrpcWrites(httpPort, grpcPort, WRITERS, "bench", http)
+              : null;
+      if (grpc != null) {
+        servedBy.put(grpc, controlPlane);
+      }
+      for (var t : servedBy.entrySet()) {
+        warmUp(t.getKey(), t.getValue().get(0));
+      }
+      for (var t :
+          WRITE_PHASES ? servedBy.entrySet() : Set.<Map.Entry<Target, List<CpuMeter>>>of()) {
+        writes(t.getKey(), WRITE_TIME, t.getValue());
+      }
+      for (var t : servedBy.entrySet()) {
+        if (t.getKey().watchable()) {
+          lag(t.getKey(), t.getValue());
+        }
+      }
+      if (grpc != null) {
+        grpc.close();
+      }
+      http.close();
+      for (Target t : servedBy.keySet()) {
+        if (t instanceof KafkaConfigWrites) {
           t.close();
         }
       }
+      // etcd and Kafka stop with the try block.
     }
   }
 

@@ -4,8 +4,8 @@ import java.util.Optional;
 import java.util.function.LongConsumer;
 
 /**
- * A system under the side-by-side benchmark: the control plane or etcd, written and watched the
- * same way by the same harness.
+ * A system under the side-by-side benchmark: the control plane, etcd or Kafka's KRaft controller,
+ * written and watched the same way by the same harness.
  */
 interface Target extends AutoCloseable {
 
@@ -17,6 +17,11 @@ interface Target extends AutoCloseable {
   /** How many versioned updates one {@link #write} publishes (all in one commit). */
   default int updatesPerWrite() {
     return 1;
+  }
+
+  /** False for a system clients cannot watch: it has writes/s phases only. */
+  default boolean watchable() {
+    return true;
   }
 
   /** The latest committed version. */

@@ -52,7 +52,7 @@ public final class Keycloak implements AutoCloseable {
   public static Keycloak start(String realmResource) throws Exception {
     Path home = home();
     Path data = home.resolve("data");
-    deleteTree(data);
+    Directories.deleteTree(data);
     Files.createDirectories(data.resolve("import"));
     try (InputStream realm = Keycloak.class.getResourceAsStream(realmResource)) {
       if (realm == null) {
@@ -312,16 +312,5 @@ public final class Keycloak implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     process = null;
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }
