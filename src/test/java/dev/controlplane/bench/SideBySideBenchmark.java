@@ -67,7 +67,21 @@ public final class SideBySideBenchmark {
     return chosen;
   }
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Exits when the run ends, failed or not: an admin client of Kafka's left open by a failure keeps
+   * non-daemon threads that would hold the JVM (and the machine's CPU) after the error.
+   */
+  public static void main(String[] args) {
+    try {
+      run();
+    } catch (Throwable failure) {
+      failure.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
+
+  private static void run() throws Exception {
     String db = TestDatabase.url(System.getProperty("bench.db", "controlplane_bench"));
     TestDatabase.reset(db);
     int httpPort = Ports.free();
