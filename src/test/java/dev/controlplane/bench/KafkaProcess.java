@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
 
 /**
  * One Kafka 3.9 node in KRaft mode, broker and controller in one JVM (as {@code
@@ -98,7 +98,7 @@ final class KafkaProcess implements AutoCloseable {
                 "kafka.tools.StorageTool",
                 "format",
                 "-t",
-                clusterId(),
+                Uuid.randomUuid().toString(),
                 "-c",
                 config.toString())
             .redirectErrorStream(true)
@@ -116,14 +116,6 @@ final class KafkaProcess implements AutoCloseable {
     KafkaProcess kafka = new KafkaProcess(p, dir, broker, controller);
     kafka.awaitReady(Duration.ofSeconds(60));
     return kafka;
-  }
-
-  /** A cluster id as {@code kafka-storage random-uuid} prints one: 16 bytes, base64url. */
-  private static String clusterId() {
-    UUID id = UUID.randomUUID();
-    java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
-    bytes.putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits());
-    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
   }
 
   /** An admin client of the broker, as applications reach Kafka. */

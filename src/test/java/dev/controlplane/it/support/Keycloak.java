@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -242,14 +241,13 @@ public final class Keycloak implements AutoCloseable {
 
   private JsonNode post(String url, Map<String, String> form) {
     String body =
-        new LinkedHashMap<>(form)
-            .entrySet().stream()
-                .map(
-                    e ->
-                        URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8)
-                            + "="
-                            + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
-                .collect(Collectors.joining("&"));
+        form.entrySet().stream()
+            .map(
+                e ->
+                    URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8)
+                        + "="
+                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+            .collect(Collectors.joining("&"));
     return parse(
         send(
             HttpRequest.newBuilder(URI.create(url))
