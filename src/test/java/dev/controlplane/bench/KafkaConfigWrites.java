@@ -37,13 +37,13 @@ final class KafkaConfigWrites implements Target {
    */
   KafkaConfigWrites(KafkaProcess kafka, int writers, boolean viaBroker) throws Exception {
     this.viaBroker = viaBroker;
-    for (int i = 0; i < writers + 2; i++) {
+    for (int i = 0; i < writers; i++) {
       admins.add(viaBroker ? kafka.admin() : kafka.controllerAdmin());
     }
     try (Admin admin = kafka.admin()) {
       var existing = admin.listTopics().names().get();
       List<NewTopic> topics = new ArrayList<>();
-      for (int w = 0; w < writers + 2; w++) {
+      for (int w = 0; w < writers; w++) {
         for (int k = 0; k < KEYS_PER_WRITER; k++) {
           if (!existing.contains(topic(w, k))) {
             topics.add(new NewTopic(topic(w, k), 1, (short) 1));
