@@ -24,7 +24,7 @@ final class ExceptionMappers {
 
     @Override
     public Response toResponse(ControlPlaneException e) {
-      return Problems.of(e, uri == null ? null : uri.getRequestUri());
+      return Problems.of(e, requestUri(uri));
     }
   }
 
@@ -52,7 +52,8 @@ final class ExceptionMappers {
             case 406 ->
                 "cannot produce an acceptable representation; use application/json or application/yaml";
             case 415 -> "unsupported content type; send application/json or application/yaml";
-            default -> e.getMessage() == null ? Problems.title(status) : e.getMessage();
+            case 400 -> unreadable(e);
+            default -> Problems.title(status);
           };
       if (status == 415 || status == 405 || status == 406) {
         code =
@@ -70,13 +71,44 @@ final class ExceptionMappers {
     }
   }
 
+  /**
+   * The request's URI, for the leader's {@code Location}; null when there is none or when the
+   * client sent one {@link java.net.URI} cannot hold (a malformed percent-encoding), which would
+   * otherwise turn the client's 4xx into the web container's 500 page.
+   */
+  private static java.net.URI requestUri(UriInfo uri) {
+    if (uri == null) {
+      return null;
+    }
+    try {
+      return uri.getRequestUri();
+    } catch (IllegalArgumentException malformed) {
+      return null;
+    }
+  }
+
+  /**
+   * What was wrong with a request the framework could not hand to a resource. Its own message names
+   * Java methods and RESTEasy codes, which tell a client nothing it can act on; the one failure
+   * that reaches here from a client is a URL whose percent-encoding does not decode.
+   */
+  static String unreadable(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof IllegalArgumentException) {
+        return "the request's URL has a malformed percent-encoding: a % must be followed by two"
+            + " hex digits (send a literal % as %25)";
+      }
+    }
+    return "the request's URL, headers or parameters could not be read";
+  }
+
   @Provider
   public static final class Unexpected implements ExceptionMapper<Throwable> {
     @Context UriInfo uri;
 
     @Override
     public Response toResponse(Throwable e) {
-      java.net.URI request = uri == null ? null : uri.getRequestUri();
+      java.net.URI request = requestUri(uri);
       return Failures.classify(e)
           .map(known -> Problems.of(known, request))
           .orElseGet(() -> fault(e));

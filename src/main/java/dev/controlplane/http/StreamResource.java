@@ -119,7 +119,7 @@ public class StreamResource {
       @PathParam("tenant") String tenant,
       @PathParam("namespace") String namespace,
       @PathParam("stream") String stream,
-      @QueryParam("force") boolean force,
+      @QueryParam("force") String force,
       @QueryParam("dryRun") String dryRun,
       @Context HttpHeaders headers) {
     auth.require(
@@ -127,8 +127,22 @@ public class StreamResource {
     WriteMode mode = WriteMode.ofDryRunParameter(dryRun);
     var deleted =
         streams.deleteStream(
-            ref(tenant, namespace, stream), force, Conditions.forDelete(headers), mode);
+            ref(tenant, namespace, stream), force(force), Conditions.forDelete(headers), mode);
     return Documents.ok(codec, deleted.stream(), headers).build();
+  }
+
+  /**
+   * {@code force} as its OpenAPI boolean: a JAX-RS {@code boolean} would read a typo such as {@code
+   * force=ture} as false and refuse the delete for an unrelated reason.
+   */
+  private static boolean force(String value) {
+    if (value == null || value.isEmpty() || value.equals("false")) {
+      return false;
+    }
+    if (value.equals("true")) {
+      return true;
+    }
+    throw ControlPlaneException.validation("force", "must be true or false");
   }
 
   private static StreamRef ref(String tenant, String namespace, String stream) {

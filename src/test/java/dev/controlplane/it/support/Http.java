@@ -3,10 +3,12 @@ package dev.controlplane.it.support;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /** A small HTTP client for the control plane's API. */
@@ -121,6 +123,41 @@ public final class Http {
       throw new IllegalStateException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * A body-less request whose target is sent exactly as given, over HTTP/1.0 so the body runs to
+   * the end of the connection: for targets {@link URI} refuses to build, such as a malformed
+   * percent-encoding, which real clients do send. {@link Reply#raw()} is null.
+   */
+  public Reply sendVerbatim(String method, String target) {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout((int) timeout.toMillis());
+      String request =
+          method
+              + " "
+              + target
+              + " HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+              + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
+              + "\r\n";
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int headersEnd = response.indexOf("\r\n\r\n");
+      String[] head = response.substring(0, headersEnd).split("\r\n");
+      String contentType = "";
+      for (String header : head) {
+        if (header.regionMatches(true, 0, "Content-Type:", 0, 13)) {
+          contentType = header.substring(13).trim();
+        }
+      }
+      return new Reply(
+          Integer.parseInt(head[0].split(" ")[1]),
+          contentType,
+          response.substring(headersEnd + 4),
+          null);
+    } catch (IOException e) {
       throw new IllegalStateException(e);
     }
   }
