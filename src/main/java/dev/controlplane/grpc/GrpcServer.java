@@ -94,13 +94,18 @@ public final class GrpcServer {
                 new BrokerCredentialInterceptor(config.brokerToken(), guarded, tls.brokers()))
             .intercept(adminAuth)
             .addService(
-                new MetadataGrpcService(
-                    snapshots, hub, config.snapshotChunkBytes(), snapshotSlots, encoded))
-            .addService(new BrokerGrpcService(brokers, config.heartbeatInterval()))
-            .addService(admin.service().apply(executor))
-            .addService(health.getHealthService())
-            .addService(ProtoReflectionServiceV1.newInstance())
-            .addService(v1alphaReflection())
+                MalformedRequests.guard(
+                    new MetadataGrpcService(
+                            snapshots, hub, config.snapshotChunkBytes(), snapshotSlots, encoded)
+                        .bindService()))
+            .addService(
+                MalformedRequests.guard(
+                    new BrokerGrpcService(brokers, config.heartbeatInterval()).bindService()))
+            .addService(MalformedRequests.guard(admin.service().apply(executor).bindService()))
+            .addService(MalformedRequests.guard(health.getHealthService().bindService()))
+            .addService(
+                MalformedRequests.guard(ProtoReflectionServiceV1.newInstance().bindService()))
+            .addService(MalformedRequests.guard(v1alphaReflection().bindService()))
             .build();
   }
 

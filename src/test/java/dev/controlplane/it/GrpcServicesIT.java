@@ -159,6 +159,79 @@ class GrpcServicesIT {
     }
   }
 
+  /**
+   * Every method of the three services, sent a request that does not parse as its message (a
+   * length-delimited field cut short), with the credential it takes: the client's mistake is
+   * INVALID_ARGUMENT naming the method, where grpc-java's default answer is INTERNAL.
+   */
+  @Test
+  void aRequestThatIsNotTheMethodsMessageIsInvalidArgumentOnEveryMethod() {
+    byte[] truncated = {0x0a, 0x05, 'a'};
+    List<io.grpc.ServiceDescriptor> services =
+        List.of(
+            AdminServiceGrpc.getServiceDescriptor(),
+            dev.controlplane.proto.v1.BrokerServiceGrpc.getServiceDescriptor(),
+            dev.controlplane.proto.v1.MetadataServiceGrpc.getServiceDescriptor(),
+            HealthGrpc.getServiceDescriptor(),
+            ServerReflectionGrpc.getServiceDescriptor());
+    int sent = 0;
+    for (io.grpc.ServiceDescriptor service : services) {
+      String token =
+          service.getName().endsWith("AdminService")
+              ? SharedServer.OPERATOR_TOKEN
+              : SharedServer.BROKER_TOKEN;
+      try (Grpc grpc = new Grpc(SharedServer.grpcPort(), token)) {
+        for (io.grpc.MethodDescriptor<?, ?> method : service.getMethods()) {
+          Status status = callWithBytes(grpc.channel(), method, truncated);
+          assertThat(status.getCode())
+              .as(method.getFullMethodName() + ": " + status)
+              .isEqualTo(Status.Code.INVALID_ARGUMENT);
+          assertThat(status.getDescription())
+              .as(method.getFullMethodName())
+              .contains(method.getBareMethodName());
+          sent++;
+        }
+      }
+    }
+    assertThat(sent).isGreaterThan(10);
+  }
+
+  private static Status callWithBytes(
+      io.grpc.Channel channel, io.grpc.MethodDescriptor<?, ?> method, byte[] request) {
+    io.grpc.MethodDescriptor.Marshaller<byte[]> bytes =
+        new io.grpc.MethodDescriptor.Marshaller<>() {
+          @Override
+          public java.io.InputStream stream(byte[] value) {
+            return new java.io.ByteArrayInputStream(value);
+          }
+
+          @Override
+          public byte[] parse(java.io.InputStream stream) {
+            try {
+              return stream.readAllBytes();
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        };
+    var raw = method.toBuilder(bytes, bytes).build();
+    var call =
+        channel.newCall(raw, io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS));
+    CompletableFuture<Status> closed = new CompletableFuture<>();
+    call.start(
+        new io.grpc.ClientCall.Listener<>() {
+          @Override
+          public void onClose(Status status, io.grpc.Metadata trailers) {
+            closed.complete(status);
+          }
+        },
+        new io.grpc.Metadata());
+    call.request(Integer.MAX_VALUE);
+    call.sendMessage(request);
+    call.halfClose();
+    return closed.join();
+  }
+
   @Test
   void metricsAreServedInPrometheusFormat() {
     var metrics = new Http(SharedServer.httpPort(), null).get("/metrics", "text/plain");
