@@ -9,7 +9,7 @@ import dev.controlplane.auth.TokenRejected;
 import dev.controlplane.error.ControlPlaneException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,6 +18,7 @@ import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -33,15 +34,24 @@ public class TokenResource {
 
   @Inject TokenExchange exchange;
 
+  /**
+   * Any request type is let through to here, because the body is optional (openapi/) and a client
+   * that sends none sends no Content-Type either: {@code @Consumes} would refuse it with 415. A
+   * body that is there must be JSON.
+   */
   @POST
   @Path("/exchange")
-  @Consumes("application/json")
   @Produces("application/json")
   public void exchange(
       @PathParam("tenant") String tenant,
       byte[] body,
       @Context HttpHeaders headers,
       @Suspended AsyncResponse response) {
+    if (body.length > 0
+        && (headers.getMediaType() == null
+            || !MediaType.APPLICATION_JSON_TYPE.isCompatible(headers.getMediaType()))) {
+      throw new NotSupportedException();
+    }
     String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       throw exchange.refusedRequest(tenant, new TokenRejected("a bearer token is required"));

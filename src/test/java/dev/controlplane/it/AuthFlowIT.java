@@ -13,6 +13,7 @@ import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import java.net.URLEncoder;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -339,6 +340,38 @@ class AuthFlowIT {
     assertThat(other.status()).as("another tenant's objects are never granted").isEqualTo(403);
     var unknownAction = Auth.exchange("hints", upstream, "{\"requested\":[\"stream.destroy\"]}");
     assertThat(unknownAction.status()).isEqualTo(400);
+  }
+
+  /**
+   * The contract makes the exchange's body optional: a client that sends none sends no Content-Type
+   * either (curl -X POST, openapi-generator's clients), and is answered as for "{}". A body that is
+   * there must still be JSON.
+   */
+  @Test
+  void anExchangeWithoutABodyNeedsNoContentTypeAndABodyMustBeJson() {
+    Auth.bootstrap("bodiless", "idp-bodiless", null, "alice");
+    String upstream = OidcProvider.token("idp-bodiless", "alice", Map.of());
+    Http http = new Http(SharedServer.httpPort(), upstream);
+    var bare =
+        http.send(
+            http.request("/v1/tenants/bodiless/token/exchange")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+    assertThat(bare.status()).as(bare.body()).isEqualTo(200);
+    assertThat(Auth.perms(bare)).contains("tenant.manage:tenant:bodiless");
+
+    var text =
+        http.send(
+            http.request("/v1/tenants/bodiless/token/exchange")
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
+    assertThat(text.status()).as(text.body()).isEqualTo(415);
+    assertThat(text.contentType()).startsWith("application/problem+json");
+    var charset =
+        http.send(
+            http.request("/v1/tenants/bodiless/token/exchange")
+                .header("Content-Type", "application/json; charset=utf-8")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
+    assertThat(charset.status()).as(charset.body()).isEqualTo(200);
   }
 
   @Test
