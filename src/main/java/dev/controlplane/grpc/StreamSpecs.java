@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.Stream;
-import dev.controlplane.proto.v1.AckPolicy;
-import dev.controlplane.proto.v1.Durability;
 import dev.controlplane.proto.v1.StreamSpec;
 import java.util.Map;
 
@@ -36,15 +34,20 @@ final class StreamSpecs {
     if (!spec.getRetention().getSize().isEmpty()) {
       retention.put("size", spec.getRetention().getSize());
     }
-    if (spec.getDurability() != Durability.DURABILITY_UNSPECIFIED) {
-      s.put(
-          "durability",
-          spec.getDurability() == Durability.DURABILITY_DURABLE ? "durable" : "ephemeral");
+    // An enum number this version does not know (a newer client's, or a mistake) goes into the
+    // document as its number, which the codec refuses naming the field: read as the other known
+    // value it would have made a durable stream ephemeral or a quorum ack leader-only.
+    switch (spec.getDurability()) {
+      case DURABILITY_UNSPECIFIED -> {}
+      case DURABILITY_DURABLE -> s.put("durability", "durable");
+      case DURABILITY_EPHEMERAL -> s.put("durability", "ephemeral");
+      default -> s.put("durability", String.valueOf(spec.getDurabilityValue()));
     }
-    if (spec.getAckPolicy() != AckPolicy.ACK_POLICY_UNSPECIFIED) {
-      s.put(
-          "ack_policy",
-          spec.getAckPolicy() == AckPolicy.ACK_POLICY_QUORUM ? "quorum" : "leader_only");
+    switch (spec.getAckPolicy()) {
+      case ACK_POLICY_UNSPECIFIED -> {}
+      case ACK_POLICY_QUORUM -> s.put("ack_policy", "quorum");
+      case ACK_POLICY_LEADER_ONLY -> s.put("ack_policy", "leader_only");
+      default -> s.put("ack_policy", String.valueOf(spec.getAckPolicyValue()));
     }
     return (Stream)
         codec.read(

@@ -1,6 +1,7 @@
 package dev.controlplane.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
@@ -160,6 +161,36 @@ class AdminServiceIT {
         AdminServiceGrpc.newBlockingStub(new Grpc(SharedServer.grpcPort(), "wrong").channel());
     assertThat(codeOf(() -> unauthenticated.createStream(create("ns", "x", 1, 1))))
         .isEqualTo(Status.Code.UNAUTHENTICATED);
+  }
+
+  /**
+   * An enum number this version does not know is refused naming the field; it used to be read as
+   * the weaker known value (an ephemeral stream, a leader-only ack).
+   */
+  @Test
+  void createStreamRefusesDurabilityAndAckPolicyNumbersItDoesNotKnow() {
+    for (var spec :
+        List.of(
+            StreamSpec.newBuilder().setShards(1).setDurabilityValue(7),
+            StreamSpec.newBuilder().setShards(1).setAckPolicyValue(9))) {
+      var request =
+          CreateStreamRequest.newBuilder()
+              .setTenantId("admin")
+              .setNamespace("ns")
+              .setStream("unknown-enum")
+              .setSpec(spec)
+              .build();
+      assertThatThrownBy(() -> admin().createStream(request))
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> {
+                assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                assertThat(e.getStatus().getDescription())
+                    .containsAnyOf("spec.durability", "spec.ack_policy");
+              });
+    }
+    assertThat(Http.shared().get("/v1/tenants/admin/namespaces/ns/streams/unknown-enum").status())
+        .isEqualTo(404);
   }
 
   @Test
