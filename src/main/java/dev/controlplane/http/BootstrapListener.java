@@ -176,6 +176,14 @@ public final class BootstrapListener {
   }
 
   private void initialize(HttpExchange exchange, String tenant) throws IOException {
+    if (!JsonBodies.isJson(exchange.getRequestHeaders().getFirst("Content-Type"))) {
+      send(
+          exchange,
+          415,
+          problem(
+              415, "unsupported_media_type", "unsupported content type; send application/json"));
+      return;
+    }
     try {
       JsonNode body = JsonBodies.parse(read(exchange.getRequestBody()), false);
       List<IssuerRecord> issuers = new ArrayList<>();
@@ -203,15 +211,24 @@ public final class BootstrapListener {
       LOG.info("bootstrap initialized tenant " + tenant);
       send(exchange, 201, reply.toString(), "application/json");
     } catch (RuntimeException e) {
-      ControlPlaneException known =
-          Failures.classify(e)
-              .orElseGet(
-                  () -> new ControlPlaneException(ErrorCode.UNAVAILABLE, "bootstrap failed", e));
-      if (Failures.classify(e).isEmpty()) {
+      var known = Failures.classify(e);
+      if (known.isEmpty()) {
         LOG.log(Level.SEVERE, "bootstrap of tenant " + tenant + " failed", e);
+        send(
+            exchange,
+            500,
+            problem(500, "internal_error", "the server failed to process the request"));
+        return;
       }
-      int status = Problems.status(known.code());
-      send(exchange, status, Problems.of(known).getEntity().toString());
+      var problem = Problems.of(known.get());
+      // The main port's Location would name the leader's API port, not this listener's: the
+      // body names the leader; Retry-After says when to try again.
+      for (String header : List.of("Retry-After", "WWW-Authenticate")) {
+        if (problem.getHeaderString(header) != null) {
+          exchange.getResponseHeaders().set(header, problem.getHeaderString(header));
+        }
+      }
+      send(exchange, problem.getStatus(), problem.getEntity().toString());
     }
   }
 

@@ -1,11 +1,13 @@
 package dev.controlplane.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.controlplane.auth.IssuerRecord;
 import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.codec.StrictJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +15,7 @@ import java.util.List;
 /** Plain JSON bodies of the auth endpoints (not declarative resources). */
 final class JsonBodies {
 
-  static final ObjectMapper JSON = new ObjectMapper();
+  static final ObjectMapper JSON = StrictJson.mapper();
 
   private JsonBodies() {}
 
@@ -30,8 +32,49 @@ final class JsonBodies {
         throw ControlPlaneException.validation("body", "must be a JSON object");
       }
       return node;
+    } catch (JsonProcessingException e) {
+      throw ControlPlaneException.validation("body", "is not valid JSON" + StrictJson.why(e));
     } catch (IOException e) {
-      throw ControlPlaneException.validation("body", "is not valid JSON");
+      throw ControlPlaneException.validation("body", "could not be read");
+    }
+  }
+
+  /** Whether a Content-Type header value is JSON (any parameters, such as a charset, allowed). */
+  static boolean isJson(String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    try {
+      return jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE.isCompatible(
+          jakarta.ws.rs.core.MediaType.valueOf(contentType));
+    } catch (IllegalArgumentException malformed) {
+      return false;
+    }
+  }
+
+  /**
+   * Refuses a body that is not JSON with 415. For the endpoints whose body is optional, where a
+   * request without one carries no Content-Type and {@code @Consumes} would refuse it too.
+   */
+  static void requireJsonIfAny(byte[] body, jakarta.ws.rs.core.HttpHeaders headers) {
+    if (body != null
+        && body.length > 0
+        && !isJson(headers.getHeaderString(jakarta.ws.rs.core.HttpHeaders.CONTENT_TYPE))) {
+      throw new jakarta.ws.rs.NotSupportedException();
+    }
+  }
+
+  /** Refuses the first field of {@code node} that is not one of {@code allowed}, naming it. */
+  static void onlyFields(JsonNode node, java.util.Set<String> allowed) {
+    for (var names = node.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!allowed.contains(name)) {
+        throw ControlPlaneException.validation(
+            name,
+            "is not a known field (allowed: "
+                + String.join(", ", new java.util.TreeSet<>(allowed))
+                + ")");
+      }
     }
   }
 

@@ -53,6 +53,7 @@ public class RbacResource {
   @Path("/policies")
   public Response addPolicy(
       @PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+    JsonBodies.requireJsonIfAny(body, headers);
     List<Permission> caller = auth.authenticate(headers, tenant);
     PolicyRule rule = policy(JsonBodies.parse(body, false));
     boolean created = rbac.addPolicy(tenant, rule, caller);
@@ -70,6 +71,7 @@ public class RbacResource {
       @QueryParam("action") String action,
       byte[] body,
       @Context HttpHeaders headers) {
+    JsonBodies.requireJsonIfAny(body, headers);
     List<Permission> caller = auth.authenticate(headers, tenant);
     PolicyRule rule =
         subject != null
@@ -94,6 +96,7 @@ public class RbacResource {
   @Path("/groupings")
   public Response addGrouping(
       @PathParam("tenant") String tenant, byte[] body, @Context HttpHeaders headers) {
+    JsonBodies.requireJsonIfAny(body, headers);
     List<Permission> caller = auth.authenticate(headers, tenant);
     Grouping edge = grouping(JsonBodies.parse(body, false));
     boolean created = rbac.addGrouping(tenant, edge, caller);
@@ -110,6 +113,7 @@ public class RbacResource {
       @QueryParam("role") String role,
       byte[] body,
       @Context HttpHeaders headers) {
+    JsonBodies.requireJsonIfAny(body, headers);
     List<Permission> caller = auth.authenticate(headers, tenant);
     Grouping edge =
         principal != null ? new Grouping(principal, role) : grouping(JsonBodies.parse(body, false));

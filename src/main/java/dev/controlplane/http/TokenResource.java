@@ -9,7 +9,6 @@ import dev.controlplane.auth.TokenRejected;
 import dev.controlplane.error.ControlPlaneException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,7 +17,6 @@ import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -31,6 +29,12 @@ import java.util.concurrent.TimeUnit;
 @Path("/v1/tenants/{tenant}/token")
 @ApplicationScoped
 public class TokenResource {
+
+  /**
+   * The hints are all a body may hold (openapi/: additionalProperties false): a misspelt hint left
+   * out silently would widen the token to everything the principal holds.
+   */
+  private static final java.util.Set<String> HINTS = java.util.Set.of("requested", "resources");
 
   @Inject TokenExchange exchange;
 
@@ -47,11 +51,7 @@ public class TokenResource {
       byte[] body,
       @Context HttpHeaders headers,
       @Suspended AsyncResponse response) {
-    if (body.length > 0
-        && (headers.getMediaType() == null
-            || !MediaType.APPLICATION_JSON_TYPE.isCompatible(headers.getMediaType()))) {
-      throw new NotSupportedException();
-    }
+    JsonBodies.requireJsonIfAny(body, headers);
     String authorization = headers.getHeaderString(HttpHeaders.AUTHORIZATION);
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       throw exchange.refusedRequest(tenant, new TokenRejected("a bearer token is required"));
@@ -59,6 +59,7 @@ public class TokenResource {
     JsonNode request;
     try {
       request = JsonBodies.parse(body, true);
+      JsonBodies.onlyFields(request, HINTS);
     } catch (ControlPlaneException malformed) {
       throw exchange.refusedRequest(tenant, malformed);
     }

@@ -98,11 +98,15 @@ public record VersionMatch(Kind kind, Set<Long> versions, OptionalLong statedVer
       case EXISTS -> "If-Match: * requires the resource to exist, but " + now;
       case ABSENT -> "If-None-Match: * requires the resource not to exist, but " + now;
       default ->
-          "If-Match "
-              + new TreeSet<>(versions)
-                  .stream().map(v -> "\"" + v + "\"").collect(Collectors.joining(", "))
-              + " does not match: "
-              + now;
+          versions.isEmpty()
+              ? "If-Match names no strong entity tag of a version (a weak tag such as W/\"42\""
+                  + " never matches: If-Match compares strongly), so it does not match: "
+                  + now
+              : "If-Match "
+                  + new TreeSet<>(versions)
+                      .stream().map(v -> "\"" + v + "\"").collect(Collectors.joining(", "))
+                  + " does not match: "
+                  + now;
     };
   }
 }

@@ -340,6 +340,20 @@ class AuthFlowIT {
     assertThat(other.status()).as("another tenant's objects are never granted").isEqualTo(403);
     var unknownAction = Auth.exchange("hints", upstream, "{\"requested\":[\"stream.destroy\"]}");
     assertThat(unknownAction.status()).isEqualTo(400);
+    var misspelt = Auth.exchange("hints", upstream, "{\"requestd\":[\"stream.publish\"]}");
+    assertThat(misspelt.status())
+        .as("a hint the server would drop must not widen the token: " + misspelt.body())
+        .isEqualTo(400);
+    assertThat(misspelt.body()).contains("\"field\":\"requestd\"");
+    var twice =
+        Auth.exchange(
+            "hints",
+            upstream,
+            "{\"resources\":[\"stream:hints/ns1/orders\"],\"resources\":[\"tenant:hints\"]}");
+    assertThat(twice.status()).as(twice.body()).isEqualTo(400);
+    assertThat(twice.body()).contains("appears twice");
+    var trailing = Auth.exchange("hints", upstream, "{\"requested\":[\"stream.publish\"]} {}");
+    assertThat(trailing.status()).as(trailing.body()).isEqualTo(400);
   }
 
   /**
@@ -372,6 +386,65 @@ class AuthFlowIT {
                 .header("Content-Type", "application/json; charset=utf-8")
                 .POST(HttpRequest.BodyPublishers.ofString("{}")));
     assertThat(charset.status()).as(charset.body()).isEqualTo(200);
+  }
+
+  /**
+   * The RBAC writes and the bootstrap take JSON and say so: another Content-Type is a 415 and
+   * nothing is stored, though the body would parse.
+   */
+  @Test
+  void rbacWritesAndBootstrapRefuseABodyThatIsNotDeclaredJson() {
+    Auth.bootstrap("typed", "idp-typed", null, "alice");
+    String admin =
+        Auth.serviceToken("typed", OidcProvider.token("idp-typed", "alice", Map.of()), "{}");
+    Http http = new Http(SharedServer.httpPort(), admin);
+    String policy =
+        json("subject", "role:typed", "object", "stream:typed/ns/*", "action", "stream.publish")
+            .toString();
+    for (String path :
+        List.of("/v1/tenants/typed/rbac/policies", "/v1/tenants/typed/rbac/groupings")) {
+      String body =
+          path.endsWith("policies")
+              ? policy
+              : json("principal", "group:devs", "role", "role:typed").toString();
+      var text =
+          http.send(
+              http.request(path)
+                  .header("Content-Type", "text/plain")
+                  .POST(HttpRequest.BodyPublishers.ofString(body)));
+      assertThat(text.status()).as(path + ": " + text.body()).isEqualTo(415);
+      assertThat(text.contentType()).startsWith("application/problem+json");
+    }
+    assertThat(http.get("/v1/tenants/typed/rbac/policies").body()).doesNotContain("role:typed");
+    assertThat(http.get("/v1/tenants/typed/rbac/groupings").body()).doesNotContain("group:devs");
+
+    Http bootstrap = new Http(SharedServer.bootstrapPort(), null);
+    var untyped =
+        bootstrap.send(
+            bootstrap
+                .request("/internal/bootstrap/tenants/untyped/initialize")
+                .header("X-Service-Bootstrap-Token", SharedServer.BOOTSTRAP_TOKEN)
+                .header("Content-Type", "text/plain")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"display_name\": \"x\", \"initial_admin_principals\": []}")));
+    assertThat(untyped.status()).as(untyped.body()).isEqualTo(415);
+    var twice =
+        bootstrap.send(
+            bootstrap
+                .request("/internal/bootstrap/tenants/untyped/initialize")
+                .header("X-Service-Bootstrap-Token", SharedServer.BOOTSTRAP_TOKEN)
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"display_name\": \"x\", \"display_name\": \"y\"}")));
+    assertThat(twice.status()).as(twice.body()).isEqualTo(400);
+    assertThat(twice.body()).contains("appears twice");
+    assertThat(
+            new Http(SharedServer.httpPort(), SharedServer.OPERATOR_TOKEN)
+                .get("/v1/tenants/untyped")
+                .status())
+        .isEqualTo(404);
   }
 
   @Test

@@ -152,7 +152,7 @@ class RobustnessIT {
           ("POST /internal/bootstrap/tenants/slow/initialize HTTP/1.1\r\nHost: x\r\n"
                   + "X-Service-Bootstrap-Token: "
                   + SharedServer.BOOTSTRAP_TOKEN
-                  + "\r\nContent-Length: 1000\r\n\r\n")
+                  + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       for (int i = 0; i < 60; i++) {
         out.write('{');

@@ -43,6 +43,15 @@ class VersionMatchTest {
   }
 
   @Test
+  void anIfMatchOfOnlyWeakTagsSaysWhyItNeverMatches() {
+    assertThatThrownBy(() -> VersionMatch.oneOf(Set.of()).check(AT_7))
+        .isInstanceOfSatisfying(
+            ControlPlaneException.class, e -> assertCode(e, ErrorCode.PRECONDITION_FAILED))
+        .hasMessageContaining("no strong entity tag")
+        .hasMessageContaining("it is at version 7");
+  }
+
+  @Test
   void bothConditionsHoldingLetTheWriteThrough() {
     assertThatCode(() -> VersionMatch.oneOf(Set.of(7L)).andStated(OptionalLong.of(7)).check(AT_7))
         .doesNotThrowAnyException();

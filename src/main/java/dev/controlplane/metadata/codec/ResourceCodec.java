@@ -2,6 +2,7 @@ package dev.controlplane.metadata.codec;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,12 +40,13 @@ public final class ResourceCodec {
   private final ObjectMapper yaml;
 
   public ResourceCodec() {
-    this.json = new ObjectMapper();
+    this.json = StrictJson.mapper();
     YAMLFactory yamlFactory =
         YAMLFactory.builder()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
     this.yaml = new ObjectMapper(yamlFactory);
   }
@@ -70,8 +72,7 @@ public final class ResourceCodec {
       }
       return node;
     } catch (JsonProcessingException e) {
-      String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
-      throw ControlPlaneException.validation("body", "is not valid " + format + where);
+      throw ControlPlaneException.validation("body", "is not valid " + format + StrictJson.why(e));
     } catch (IOException e) {
       throw ControlPlaneException.validation("body", "could not be read");
     }

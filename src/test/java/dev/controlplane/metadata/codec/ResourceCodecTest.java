@@ -234,6 +234,27 @@ class ResourceCodecTest {
   }
 
   @Test
+  void aFieldNamedTwiceIsRefusedInJsonAndYamlNamingIt() {
+    for (Runnable parse :
+        List.<Runnable>of(
+            () -> json("{\"kind\": \"Tenant\", \"spec\": {}, \"spec\": {}}"),
+            () -> yaml("kind: Tenant\nspec:\n  description: a\nspec:\n  description: b\n"))) {
+      ControlPlaneException e = assertValidationFailure(parse);
+      assertThat(e.fieldErrors().get(0).field()).isEqualTo("body");
+      assertThat(e.fieldErrors().get(0).message()).contains("'spec' appears twice");
+    }
+  }
+
+  @Test
+  void contentAfterTheJsonDocumentIsRefused() {
+    ControlPlaneException e = assertValidationFailure(() -> json(STREAM_JSON + " {\"spec\": {}}"));
+    assertThat(e.fieldErrors().get(0).message())
+        .contains("is not valid JSON")
+        .contains("content after the document");
+    assertValidationFailure(() -> json(STREAM_JSON + " garbage"));
+  }
+
+  @Test
   void aTrailingDocumentMarkerAddsNoDocument() {
     Resource read = codec.read(yaml(STREAM_YAML + "\n---\n"), ResourceKind.STREAM, NO_IDENTITY);
     assertEquals(EXPECTED_STREAM, read);
