@@ -59,7 +59,8 @@ public class ServiceTokens {
   @PostConstruct
   void init() {
     signing = changes.cache(tenant -> ActiveSigner.of(keys.activeKey(tenant)));
-    verifying = changes.cache(keys::verificationKeys);
+    // Reached with the tenant of a token not verified yet: a made-up tenant has no keys.
+    verifying = changes.cache(keys::verificationKeys, found -> !found.isEmpty());
   }
 
   /** The active key's id and its signer (thread-safe: one per tenant serves every exchange). */

@@ -68,7 +68,8 @@ public class TokenExchange {
 
   @PostConstruct
   void init() {
-    trusted = changes.cache(issuers::list);
+    // Reached before the upstream token is verified, for any tenant named in the URL.
+    trusted = changes.cache(issuers::list, found -> !found.isEmpty());
     fetcher = new KeyFetcher(config.allowHttp(), new AddressPolicy(config.allowedNetworks()));
     UpstreamKeySets keySets =
         new UpstreamKeySets(

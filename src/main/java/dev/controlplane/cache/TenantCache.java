@@ -3,6 +3,7 @@ package dev.controlplane.cache;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One value per tenant, loaded on first use and kept until {@link TenantChanges} says the tenant's
@@ -21,6 +22,7 @@ public final class TenantCache<T> {
   private record Kept<T>(T value, long everyTenantGeneration) {}
 
   private final Function<String, T> loader;
+  private final Predicate<T> worthKeeping;
   private final ConcurrentHashMap<String, Kept<T>> values = new ConcurrentHashMap<>();
 
   /** Bumped by every invalidation; a load keeps its value only if none happened meanwhile. */
@@ -29,8 +31,9 @@ public final class TenantCache<T> {
   /** Bumped by every invalidation of every tenant. */
   private final AtomicLong everyTenantGeneration = new AtomicLong();
 
-  TenantCache(Function<String, T> loader) {
+  TenantCache(Function<String, T> loader, Predicate<T> worthKeeping) {
     this.loader = loader;
+    this.worthKeeping = worthKeeping;
   }
 
   public T get(String tenant) {
@@ -41,6 +44,9 @@ public final class TenantCache<T> {
     long everyTenant = everyTenantGeneration.get();
     long generation = generations.getOrDefault(tenant, 0L);
     T loaded = loader.apply(tenant);
+    if (!worthKeeping.test(loaded)) {
+      return loaded;
+    }
     generations.compute(
         tenant,
         (t, now) -> {
@@ -59,6 +65,11 @@ public final class TenantCache<T> {
     return kept != null && kept.everyTenantGeneration() == everyTenantGeneration.get()
         ? kept.value()
         : null;
+  }
+
+  /** How many tenants' values are held. */
+  int size() {
+    return values.size();
   }
 
   void invalidate(String tenant) {

@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Where tenant-scoped caches learn that their rows changed. Two sources feed it: a trigger on the
@@ -23,7 +24,17 @@ public class TenantChanges {
 
   /** A new cache of values loaded by {@code loader}, invalidated with the others. */
   public <T> TenantCache<T> cache(Function<String, T> loader) {
-    TenantCache<T> cache = new TenantCache<>(loader);
+    return cache(loader, value -> true);
+  }
+
+  /**
+   * A cache that keeps only the values {@code worthKeeping} accepts. For caches reached before the
+   * caller is authenticated, with a tenant name the caller chose: an empty value (no such tenant,
+   * or nothing configured) is loaded again each time rather than kept, so requests naming made-up
+   * tenants cannot grow the cache without bound.
+   */
+  public <T> TenantCache<T> cache(Function<String, T> loader, Predicate<T> worthKeeping) {
+    TenantCache<T> cache = new TenantCache<>(loader, worthKeeping);
     caches.add(cache);
     return cache;
   }

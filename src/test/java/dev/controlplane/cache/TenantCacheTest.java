@@ -25,6 +25,20 @@ class TenantCacheTest {
   }
 
   @Test
+  void aValueNotWorthKeepingIsLoadedEachTimeAndNeverHeld() {
+    TenantCache<String> cache =
+        changes.cache(
+            t -> t.startsWith("real") ? t + "#" + loads.incrementAndGet() : "", v -> !v.isEmpty());
+    for (int i = 0; i < 10_000; i++) {
+      assertThat(cache.get("made-up-" + i)).isEmpty();
+    }
+    assertThat(cache.peek("made-up-1")).as("an empty answer is not kept").isNull();
+    assertThat(cache.get("real")).isEqualTo("real#1");
+    assertThat(cache.get("real")).as("a real one is").isEqualTo("real#1");
+    assertThat(cache.size()).isEqualTo(1);
+  }
+
+  @Test
   void changedAllDropsEveryTenantOfEveryCache() {
     TenantCache<String> first = changes.cache(t -> "first " + loads.incrementAndGet());
     TenantCache<String> second = changes.cache(t -> "second " + loads.incrementAndGet());
