@@ -201,7 +201,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
                   r.getTenantId(),
                   r.getNamespace(),
                   r.getFilter(),
-                  r.getPageSize(),
+                  pageSize(r.getPageSize()),
                   r.getPageToken());
           var response = ListStreamsResponse.newBuilder().setNextPageToken(page.nextPageToken());
           for (var info : page.streams()) {
@@ -287,6 +287,14 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
               .setMetadataVersion(transfer.metadataVersion())
               .build();
         });
+  }
+
+  /**
+   * {@code page_size} is a uint32, which Java reads as negative from 2^31 up; as an int it would
+   * mean "unset" (100) rather than "more than the cap" (1000).
+   */
+  static int pageSize(int uint32) {
+    return (int) Math.min(Integer.toUnsignedLong(uint32), Integer.MAX_VALUE);
   }
 
   @Override
