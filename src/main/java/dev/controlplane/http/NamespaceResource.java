@@ -3,6 +3,7 @@ package dev.controlplane.http;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.Applied;
 import dev.controlplane.metadata.NamespaceService;
+import dev.controlplane.metadata.Parents;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Namespace;
@@ -46,7 +47,8 @@ public class NamespaceResource {
     auth.requireTenantReader(headers, tenant);
     PathNames.check("tenant", tenant);
     int n = Paging.limit(limit);
-    var page = store.namespaces(tenant, Paging.after(pageToken), n);
+    var page =
+        Parents.ofTenant(store, tenant, store.namespaces(tenant, Paging.after(pageToken), n));
     return Documents.list(codec, page, Paging.next(page, n, Namespace::name), headers);
   }
 
@@ -123,7 +125,12 @@ public class NamespaceResource {
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
     int n = Paging.limit(limit);
-    var page = store.placements(tenant, namespace, Paging.after(pageToken), n);
+    var page =
+        Parents.ofNamespace(
+            store,
+            tenant,
+            namespace,
+            store.placements(tenant, namespace, Paging.after(pageToken), n));
     return Documents.list(codec, page, Paging.next(page, n, ShardPlacement::stream), headers);
   }
 }

@@ -2,6 +2,7 @@ package dev.controlplane.http;
 
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.Applied;
+import dev.controlplane.metadata.Parents;
 import dev.controlplane.metadata.StreamService;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.WriteMode;
@@ -48,7 +49,9 @@ public class StreamResource {
     PathNames.check("tenant", tenant);
     PathNames.check("namespace", namespace);
     int n = Paging.limit(limit);
-    var page = store.streams(tenant, namespace, Paging.after(pageToken), n);
+    var page =
+        Parents.ofNamespace(
+            store, tenant, namespace, store.streams(tenant, namespace, Paging.after(pageToken), n));
     return Documents.list(codec, page, Paging.next(page, n, Stream::name), headers);
   }
 

@@ -37,7 +37,12 @@ public class StreamQueries {
     String safeFilter = filter == null ? "" : filter;
     int size = pageSize <= 0 ? DEFAULT_PAGE : Math.min(pageSize, MAX_PAGE);
     String after = decode(pageToken, safeFilter);
-    List<Stream> page = store.streamsContaining(tenant, namespace, safeFilter, after, size);
+    List<Stream> page =
+        Parents.ofNamespace(
+            store,
+            tenant,
+            namespace,
+            store.streamsContaining(tenant, namespace, safeFilter, after, size));
     var metrics = health.metrics(tenant, namespace, page.stream().map(Stream::name).toList());
     List<StreamInfo> infos =
         page.stream()

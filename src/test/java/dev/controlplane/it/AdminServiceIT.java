@@ -418,6 +418,17 @@ class AdminServiceIT {
                         .listStreams(
                             ListStreamsRequest.newBuilder()
                                 .setTenantId("admin")
+                                .setNamespace("pagin")
+                                .build())))
+        .as("a mistyped namespace is not an empty one")
+        .isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(
+            codeOf(
+                () ->
+                    admin()
+                        .listStreams(
+                            ListStreamsRequest.newBuilder()
+                                .setTenantId("admin")
                                 .setNamespace("paging")
                                 .setFilter("a")
                                 .setPageToken("bad-token!")

@@ -232,6 +232,30 @@ class HttpApiIT {
   }
 
   @Test
+  void aListUnderAParentThatDoesNotExistIsA404NamingItAndAnEmptyParentListsNothing() {
+    http.put("/v1/tenants/parents", Http.tenant("parents", "p"));
+    http.put("/v1/tenants/parents/namespaces/empty", Http.namespace("parents", "empty", ""));
+
+    var tenant = http.get("/v1/tenants/parentz/namespaces");
+    assertThat(tenant.status()).as(tenant.body()).isEqualTo(404);
+    assertThat(tenant.body()).contains("tenant parentz does not exist");
+    var namespace = http.get("/v1/tenants/parents/namespaces/emty/streams");
+    assertThat(namespace.status()).as(namespace.body()).isEqualTo(404);
+    assertThat(namespace.body()).contains("namespace parents/emty does not exist");
+    var both = http.get("/v1/tenants/parentz/namespaces/empty/placements");
+    assertThat(both.body()).as("the first missing parent is named").contains("tenant parentz");
+
+    for (String path :
+        List.of(
+            "/v1/tenants/parents/namespaces/empty/streams",
+            "/v1/tenants/parents/namespaces/empty/placements")) {
+      var empty = http.get(path);
+      assertThat(empty.status()).as(path).isEqualTo(200);
+      assertThat(empty.json().path("items").size()).as(path).isZero();
+    }
+  }
+
+  @Test
   void listsArePagedWithOpaqueTokensWithoutSkippingOrRepeating() {
     http.put("/v1/tenants/paging", Http.tenant("paging", "p"));
     for (int i = 0; i < 25; i++) {

@@ -3,6 +3,7 @@ package dev.controlplane.cli.option;
 import dev.controlplane.cli.output.OutputFormat;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code -o table|yaml|json|name}. */
 public final class OutputOption {
@@ -19,7 +20,12 @@ public final class OutputOption {
   public static final class Converter implements ITypeConverter<OutputFormat> {
     @Override
     public OutputFormat convert(String value) {
-      return OutputFormat.parse(value);
+      try {
+        return OutputFormat.parse(value);
+      } catch (IllegalArgumentException unknown) {
+        throw new TypeConversionException(
+            "'" + value + "' is not a format; use table, yaml, json or name");
+      }
     }
   }
 
