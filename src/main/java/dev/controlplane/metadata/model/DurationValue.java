@@ -44,5 +44,6 @@ public record DurationValue(String text, long millis) {
   }
 
   public static final String GRAMMAR =
-      "an integer followed by ms, s, m, h, d or w (for example 7d)";
+      "an integer followed by ms, s, m, h, d or w (for example 7d), of at most 15 digits and"
+          + " below 2^63 milliseconds in all (106751991167d at most)";
 }

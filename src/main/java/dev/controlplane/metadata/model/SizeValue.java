@@ -31,5 +31,6 @@ public record SizeValue(String text, long bytes) {
   }
 
   public static final String GRAMMAR =
-      "an integer followed by B, KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024)";
+      "an integer followed by B, KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of"
+          + " 1024), of at most 15 digits and below 8 EiB in all (8388607TiB at most)";
 }

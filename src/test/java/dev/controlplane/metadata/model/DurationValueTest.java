@@ -100,6 +100,13 @@ class DurationValueTest {
   }
 
   @Test
+  void theLargestDayCountTheGrammarNamesIsAcceptedAndTheNextIsNot() {
+    assertThat(DurationValue.GRAMMAR).contains("106751991167d at most");
+    assertThat(DurationValue.parse("106751991167d")).isPresent();
+    assertThat(DurationValue.parse("106751991168d")).isEmpty();
+  }
+
+  @Test
   void fifteenDigitMillisecondsAreAccepted() {
     assertEquals(999_999_999_999_999L, DurationValue.of("999999999999999ms").millis());
   }

@@ -35,6 +35,13 @@ class SizeValueTest {
   }
 
   @Test
+  void theLargestTebibyteCountTheGrammarNamesIsAcceptedAndTheNextIsNot() {
+    org.assertj.core.api.Assertions.assertThat(SizeValue.GRAMMAR).contains("8388607TiB at most");
+    org.assertj.core.api.Assertions.assertThat(SizeValue.parse("8388607TiB")).isPresent();
+    org.assertj.core.api.Assertions.assertThat(SizeValue.parse("8388608TiB")).isEmpty();
+  }
+
+  @Test
   void decimalAndBinaryKilobytesDiffer() {
     assertThat(SizeValue.parse("1KB").orElseThrow().bytes()).isEqualTo(1000L);
     assertThat(SizeValue.parse("1KiB").orElseThrow().bytes()).isEqualTo(1024L);
