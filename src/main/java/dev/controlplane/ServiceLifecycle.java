@@ -13,6 +13,7 @@ import dev.controlplane.config.FileConfigSource;
 import dev.controlplane.config.SettingProblems;
 import dev.controlplane.config.Settings;
 import dev.controlplane.config.TlsConfig;
+import dev.controlplane.config.UnknownVariables;
 import dev.controlplane.db.SchemaMigrations;
 import dev.controlplane.error.PortUnavailableException;
 import dev.controlplane.grpc.GrpcServer;
@@ -90,6 +91,7 @@ public class ServiceLifecycle {
       authConfig.validate(problems);
       tlsConfig.validate(problems);
       problems.throwIfAny();
+      UnknownVariables.in(System.getenv()).forEach(LOG::warning);
       tls = TransportSecurity.open(tlsConfig.settings());
       warnAboutMissingCredentials();
       new SchemaMigrations(directDataSource).prepare(config.dbMigrate());

@@ -98,6 +98,7 @@ class ConfigFileIT {
     env.put("SERVICE_CONTROLPLANE_TOKEN_TTL", "8m");
     env.put("SERVICE_CONTROLPLANE_JWKS_MAX_AGE", "8m");
     env.put("JVM_ARGS", "-Dservice.controlplane.jwks.max.age=9m");
+    env.put("SERVICE_CONTROLPLANE_TOKEN_TTLL", "1m"); // a typo: warned about, and ignored
     String token = rs256Token();
     assertThat(SignedJWT.parse(token).getHeader().getAlgorithm().getName()).isEqualTo("RS256");
 
@@ -118,6 +119,11 @@ class ConfigFileIT {
       assertThat(jwks.raw().headers().firstValue("Cache-Control").orElse(""))
           .as("a -D system property in JVM_ARGS (9m) wins over the environment (8m) and the file")
           .contains("max-age=540");
+      assertThat(node.logText())
+          .as("a misspelt variable is named with the setting meant")
+          .contains(
+              "environment variable SERVICE_CONTROLPLANE_TOKEN_TTLL is not a setting and is"
+                  + " ignored (did you mean SERVICE_CONTROLPLANE_TOKEN_TTL?)");
     }
   }
 
