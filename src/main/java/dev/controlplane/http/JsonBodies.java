@@ -8,9 +8,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.controlplane.auth.IssuerRecord;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.codec.StrictJson;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Plain JSON bodies of the auth endpoints (not declarative resources). */
 final class JsonBodies {
@@ -45,35 +50,33 @@ final class JsonBodies {
       return false;
     }
     try {
-      return jakarta.ws.rs.core.MediaType.APPLICATION_JSON_TYPE.isCompatible(
-          jakarta.ws.rs.core.MediaType.valueOf(contentType));
+      return MediaType.APPLICATION_JSON_TYPE.isCompatible(MediaType.valueOf(contentType));
     } catch (IllegalArgumentException malformed) {
       return false;
     }
   }
 
   /**
-   * Refuses a body that is not JSON with 415. For the endpoints whose body is optional, where a
-   * request without one carries no Content-Type and {@code @Consumes} would refuse it too.
+   * Refuses a body that is not JSON with 415. In place of {@code @Consumes} on the endpoints that
+   * also take a request without a body (the exchange, the RBAC DELETEs, which read their query
+   * instead): such a request carries no Content-Type, and {@code @Consumes} would refuse it.
    */
-  static void requireJsonIfAny(byte[] body, jakarta.ws.rs.core.HttpHeaders headers) {
+  static void requireJsonIfAny(byte[] body, HttpHeaders headers) {
     if (body != null
         && body.length > 0
-        && !isJson(headers.getHeaderString(jakarta.ws.rs.core.HttpHeaders.CONTENT_TYPE))) {
-      throw new jakarta.ws.rs.NotSupportedException();
+        && !isJson(headers.getHeaderString(HttpHeaders.CONTENT_TYPE))) {
+      throw new NotSupportedException();
     }
   }
 
   /** Refuses the first field of {@code node} that is not one of {@code allowed}, naming it. */
-  static void onlyFields(JsonNode node, java.util.Set<String> allowed) {
+  static void onlyFields(JsonNode node, Set<String> allowed) {
     for (var names = node.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (!allowed.contains(name)) {
         throw ControlPlaneException.validation(
             name,
-            "is not a known field (allowed: "
-                + String.join(", ", new java.util.TreeSet<>(allowed))
-                + ")");
+            "is not a known field (allowed: " + String.join(", ", new TreeSet<>(allowed)) + ")");
       }
     }
   }

@@ -18,6 +18,7 @@ import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,7 @@ public class TokenResource {
    * The hints are all a body may hold (openapi/: additionalProperties false): a misspelt hint left
    * out silently would widen the token to everything the principal holds.
    */
-  private static final java.util.Set<String> HINTS = java.util.Set.of("requested", "resources");
+  private static final Set<String> HINTS = Set.of("requested", "resources");
 
   @Inject TokenExchange exchange;
 
