@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.RawCalls;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.CreateStreamRequest;
@@ -182,7 +183,8 @@ class GrpcServicesIT {
               : SharedServer.BROKER_TOKEN;
       try (Grpc grpc = new Grpc(SharedServer.grpcPort(), token)) {
         for (io.grpc.MethodDescriptor<?, ?> method : service.getMethods()) {
-          Status status = callWithBytes(grpc.channel(), method, truncated);
+          Status status =
+              RawCalls.call(grpc.channel(), method, truncated, java.time.Duration.ofSeconds(10));
           assertThat(status.getCode())
               .as(method.getFullMethodName() + ": " + status)
               .isEqualTo(Status.Code.INVALID_ARGUMENT);
@@ -194,42 +196,6 @@ class GrpcServicesIT {
       }
     }
     assertThat(sent).isGreaterThan(10);
-  }
-
-  private static Status callWithBytes(
-      io.grpc.Channel channel, io.grpc.MethodDescriptor<?, ?> method, byte[] request) {
-    io.grpc.MethodDescriptor.Marshaller<byte[]> bytes =
-        new io.grpc.MethodDescriptor.Marshaller<>() {
-          @Override
-          public java.io.InputStream stream(byte[] value) {
-            return new java.io.ByteArrayInputStream(value);
-          }
-
-          @Override
-          public byte[] parse(java.io.InputStream stream) {
-            try {
-              return stream.readAllBytes();
-            } catch (java.io.IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          }
-        };
-    var raw = method.toBuilder(bytes, bytes).build();
-    var call =
-        channel.newCall(raw, io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS));
-    CompletableFuture<Status> closed = new CompletableFuture<>();
-    call.start(
-        new io.grpc.ClientCall.Listener<>() {
-          @Override
-          public void onClose(Status status, io.grpc.Metadata trailers) {
-            closed.complete(status);
-          }
-        },
-        new io.grpc.Metadata());
-    call.request(Integer.MAX_VALUE);
-    call.sendMessage(request);
-    call.halfClose();
-    return closed.join();
   }
 
   @Test
