@@ -96,8 +96,7 @@ final class MalformedRequests {
         call.close(
             Status.INVALID_ARGUMENT.withDescription(
                 "the request does not parse as the message of "
-                    + call.getMethodDescriptor().getFullMethodName()
-                    + " (proto/controlplane/v1)"),
+                    + call.getMethodDescriptor().getFullMethodName()),
             new Metadata());
         return;
       }
