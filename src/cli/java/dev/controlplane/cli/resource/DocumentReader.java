@@ -25,8 +25,12 @@ import java.util.stream.Stream;
  */
 public final class DocumentReader {
 
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private static final ObjectMapper JSON = new ObjectMapper();
+  // A key written twice would otherwise keep its last value and drop the first without a word,
+  // and the server, which refuses it, would only ever see the document re-written without it.
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory()).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   private final InputStream stdin;
 

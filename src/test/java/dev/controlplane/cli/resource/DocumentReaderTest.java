@@ -99,6 +99,25 @@ class DocumentReaderTest {
         .hasMessageContaining("no such file");
   }
 
+  @Test
+  void aKeyWrittenTwiceIsAUsageErrorInYamlAndJsonNotALastValueKept() {
+    String yaml = "kind: Tenant\nmetadata: {name: a}\nspec: {description: one}\nspec: {}\n";
+    assertThatThrownBy(
+            () -> DocumentReader.parse("twice.yaml", yaml.getBytes(StandardCharsets.UTF_8), false))
+        .isInstanceOfSatisfying(
+            CliException.class,
+            e -> {
+              assertThat(e.exitCode()).isEqualTo(ExitCodes.USAGE);
+              assertThat(e.getMessage())
+                  .startsWith("twice.yaml: document 1 does not parse")
+                  .contains("'spec'");
+            });
+    String json = "{\"kind\": \"Tenant\", \"kind\": \"Namespace\"}";
+    assertThatThrownBy(
+            () -> DocumentReader.parse("twice.json", json.getBytes(StandardCharsets.UTF_8), true))
+        .hasMessageContaining("'kind'");
+  }
+
   private static java.io.InputStream noInput() {
     return java.io.InputStream.nullInputStream();
   }
