@@ -64,7 +64,11 @@ public final class FileConfigSource implements ConfigSource {
 
   private static JsonNode parse(Path file) {
     try {
-      JsonNode tree = new ObjectMapper(new YAMLFactory()).readTree(Files.readAllBytes(file));
+      // A key written twice would otherwise keep its last value without a word.
+      JsonNode tree =
+          new ObjectMapper(new YAMLFactory())
+              .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+              .readTree(Files.readAllBytes(file));
       return tree == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : tree;
     } catch (IOException e) {
       String where =
@@ -81,10 +85,17 @@ public final class FileConfigSource implements ConfigSource {
               + where
               + ": "
               + e.getClass().getSimpleName()
-              + (e instanceof com.fasterxml.jackson.core.JsonProcessingException
-                  ? ", it is not valid YAML"
+              + (e instanceof com.fasterxml.jackson.core.JsonProcessingException p
+                  ? ", it is not valid YAML" + duplicate(p)
                   : " " + e.getMessage()));
     }
+  }
+
+  private static String duplicate(com.fasterxml.jackson.core.JsonProcessingException e) {
+    String message = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+    return message.startsWith("Duplicate field")
+        ? ": " + message.replace("Duplicate field", "the key") + " appears twice"
+        : "";
   }
 
   /** Fails the start when the configuration file was named but could not be used. */

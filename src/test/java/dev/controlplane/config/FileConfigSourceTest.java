@@ -58,6 +58,12 @@ class FileConfigSourceTest {
   void malformedYamlAndNonMappingsAreProblems() throws Exception {
     assertThat(source("heartbeat_interval: [2s\n").problem())
         .hasValueSatisfying(p -> assertThat(p).contains("not valid YAML"));
+    assertThat(source("heartbeat_interval: 2s\ntoken_ttl: 5m\nheartbeat_interval: 9s\n").problem())
+        .hasValueSatisfying(
+            p ->
+                assertThat(p)
+                    .contains("(line 3)")
+                    .contains("the key 'heartbeat_interval' appears twice"));
     assertThat(source("- a\n- b\n").problem())
         .hasValueSatisfying(p -> assertThat(p).contains("must be a mapping"));
     assertThat(source("token_ttl: {minutes: 5}\n").problem())
