@@ -255,6 +255,17 @@ class HttpApiIT {
     }
   }
 
+  /** A q that is not a number reached RESTEasy's matching, which failed with a 500. */
+  @Test
+  void anAcceptWhoseWeightIsNotANumberIsA400NamingTheHeader() {
+    var reply = http.get("/v1/tenants", "application/json;q=abc");
+    assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+    assertThat(reply.contentType()).startsWith("application/problem+json");
+    assertThat(reply.body()).contains("\"field\":\"Accept\"");
+    assertThat(http.get("/v1/tenants", "application/json;q=0.5, application/yaml").status())
+        .isEqualTo(200);
+  }
+
   @Test
   void listsArePagedWithOpaqueTokensWithoutSkippingOrRepeating() {
     http.put("/v1/tenants/paging", Http.tenant("paging", "p"));
