@@ -245,7 +245,9 @@ final class BatchRunner {
     boolean dataError = state.startsWith("23") || state.startsWith("22");
     if (dataError && batch.size() > 1) {
       for (Pending<?> p : batch) {
-        attempt(List.of(p), term, true);
+        // run, not attempt: an earlier one's failure may have dropped the state (fenced, or the
+        // connection lost), and run reloads it or refuses with the term's error.
+        run(List.of(p), term);
       }
       return;
     }
@@ -260,7 +262,22 @@ final class BatchRunner {
     LOG.warning("a write batch failed in the database; retry: " + e.getMessage());
     connection.close();
     committed = null;
-    fail(batch, unavailable(e));
+    fail(batch, connectionLost(state) ? outcomeUnknown(e) : unavailable(e));
+  }
+
+  /**
+   * Whether the connection broke rather than the database refusing: the statements and the {@code
+   * COMMIT} travel in one round trip, so the commit may have happened before the answer was lost.
+   */
+  static boolean connectionLost(String sqlState) {
+    return sqlState.startsWith("08") || sqlState.startsWith("57P");
+  }
+
+  private static ControlPlaneException outcomeUnknown(Exception e) {
+    return ControlPlaneException.unavailable(
+        "the connection to the database was lost during the commit, so the write may or may not"
+            + " be stored; read it before retrying",
+        e);
   }
 
   static ControlPlaneException unavailable(Exception e) {

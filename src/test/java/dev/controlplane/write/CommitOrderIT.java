@@ -7,6 +7,9 @@ import dev.controlplane.audit.AuditLines;
 import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.cluster.WriteGuard;
 import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.ErrorCode;
+import dev.controlplane.error.LeaderHint;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.WriteMode;
@@ -19,6 +22,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -121,6 +125,87 @@ class CommitOrderIT {
     assertThat(TestDatabase.logRows(URL, 0))
         .extracting(TestDatabase.LogRow::version)
         .containsExactly(1L, 2L);
+  }
+
+  @Test
+  void aBatchReplayedOneByOneAfterADataErrorAnswersTheRestWithTheNewTermsRefusal()
+      throws Exception {
+    // A constraint violation makes the runner replay the batch one operation at a time. When one
+    // of those lone commits is fenced because another node claimed the term, the rest must be
+    // refused as not_leader too, not fail on the state the fencing dropped.
+    Operation<Object> violates =
+        write -> {
+          write.put(new Tenant("first", "", null, null, 0), null);
+          // A CHECK violation the in-memory checks never see (a side record, written by hand).
+          write.sql("INSERT INTO tenants (name, version, max_streams) VALUES ('sidecar', 1, -1)");
+          return null;
+        };
+    AtomicInteger applied = new AtomicInteger();
+    Operation<Object> claimedUnderneath =
+        write -> {
+          if (applied.incrementAndGet() == 2) {
+            // Its lone replay: another node takes the term before this batch commits.
+            setTerm(TERM + 1);
+          }
+          return write.put(new Tenant("second", "", null, null, 0), null);
+        };
+    PipelineConnection connection = new PipelineConnection(new TestConfig());
+    AuditLines lines = new AuditLines(Thread::new);
+    BatchRunner runner =
+        new BatchRunner(
+            connection,
+            new ResourceCodec(),
+            new UncountedWriteGuard(),
+            new ImageHolder(),
+            new PipelineMetrics(),
+            new TenantChanges(),
+            lines,
+            "cp1");
+    CompletableFuture<Object> first = new CompletableFuture<>();
+    CompletableFuture<Object> second = new CompletableFuture<>();
+    CompletableFuture<Object> third = new CompletableFuture<>();
+    try {
+      runner.run(
+          List.of(
+              new Pending<>(violates, WriteMode.COMMIT, first, OPERATOR),
+              new Pending<>(claimedUnderneath, WriteMode.COMMIT, second, OPERATOR),
+              new Pending<>(tenant("third"), WriteMode.COMMIT, third, OPERATOR)),
+          TERM);
+    } finally {
+      connection.close();
+      lines.stop();
+    }
+
+    assertThat(refusal(first).code()).isEqualTo(ErrorCode.CONFLICT);
+    assertThat(refusal(second).code()).isEqualTo(ErrorCode.NOT_LEADER);
+    assertThat(refusal(third).code()).isEqualTo(ErrorCode.NOT_LEADER);
+    assertThat(TestDatabase.logRows(URL, 0)).isEmpty();
+  }
+
+  private static ControlPlaneException refusal(CompletableFuture<Object> answer) {
+    assertThat(answer).isCompletedExceptionally();
+    Throwable error = answer.handle((outcome, e) -> e).join();
+    assertThat(error).isInstanceOf(ControlPlaneException.class);
+    return (ControlPlaneException) error;
+  }
+
+  private static void setTerm(long term) {
+    try (Connection c = DriverManager.getConnection(URL, TestDatabase.USER, TestDatabase.PASSWORD);
+        Statement st = c.createStatement()) {
+      st.execute("UPDATE cluster_state SET leader_term = " + term + " WHERE id = 1");
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The guard's refusal without the cluster's metrics, which this test does not start. */
+  private static final class UncountedWriteGuard extends WriteGuard {
+    @Override
+    public ControlPlaneException stale(long term, long recorded, LeaderHint recordedLeader) {
+      return ControlPlaneException.notLeader(
+          "leadership term " + term + " is no longer current (current term " + recorded + ")",
+          recordedLeader);
+    }
   }
 
   /** A listener that only holds the image it was handed last. */
