@@ -14,17 +14,15 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -88,7 +86,7 @@ public class WritePipeline {
 
   private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
   static final int MAX_BATCH = 512;
-  private static final long WAIT_SECONDS = 120;
+  private static final Duration WAIT = Duration.ofSeconds(120);
 
   @Inject ControlPlaneConfig config;
   @Inject Leadership leadership;
@@ -125,44 +123,57 @@ public class WritePipeline {
     if (thread != null) {
       thread.interrupt();
     }
-    List<Pending<?>> left = new ArrayList<>();
-    queue.drainTo(left);
-    BatchRunner.failAll(
-        left, ControlPlaneException.unavailable("the server is shutting down; retry", null));
+    failQueued();
     if (lines != null) {
       lines.stop();
     }
   }
 
+  private void failQueued() {
+    List<Pending<?>> left = new ArrayList<>();
+    queue.drainTo(left);
+    BatchRunner.failAll(left, shuttingDown());
+  }
+
+  private static ControlPlaneException shuttingDown() {
+    return ControlPlaneException.unavailable("the server is shutting down; retry", null);
+  }
+
   /**
-   * Queues {@code op}; the future completes once its batch committed (or failed). Refuses at once
-   * on a node that does not lead.
+   * Queues {@code op}; the future completes once its batch committed (or failed), or when the write
+   * did not start within two minutes (then nothing is written) or did not finish within as long
+   * again (then its outcome is unknown; {@link Pending#limitWait}). Refuses at once on a node that
+   * does not lead.
    */
   public <R> CompletableFuture<R> submit(Operation<R> op, WriteMode mode) {
     guard.currentTerm();
     if (!running) {
       throw ControlPlaneException.unavailable("the server is starting or stopping", null);
     }
-    CompletableFuture<R> future = new CompletableFuture<>();
-    queue.add(new Pending<>(op, mode, future, CurrentActor.get()));
-    return future;
+    Pending<R> pending = new Pending<>(op, mode, new CompletableFuture<>(), CurrentActor.get());
+    queue.add(pending);
+    if (!running && queue.remove(pending)) {
+      // stop() drained the queue between the check above and the add: nothing would answer it.
+      throw shuttingDown();
+    }
+    pending.limitWait(WAIT);
+    return pending.future();
   }
 
   /** Submits {@code op} and waits for its outcome, rethrowing its error. */
   public <R> R execute(Operation<R> op, WriteMode mode) {
     CompletableFuture<R> future = submit(op, mode);
     try {
-      return future.get(WAIT_SECONDS, TimeUnit.SECONDS);
+      return future.get();
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
       }
       throw new IllegalStateException(e.getCause());
-    } catch (TimeoutException e) {
-      throw ControlPlaneException.unavailable("the write did not complete in time; retry", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw ControlPlaneException.unavailable("interrupted while waiting for the write", e);
+      throw ControlPlaneException.unavailable(
+          "interrupted while waiting for the write, which may or may not be stored", e);
     }
   }
 
@@ -172,22 +183,11 @@ public class WritePipeline {
 
   /**
    * Submits {@code op} to commit and returns without waiting: the future completes on the pipeline
-   * thread with the outcome or the error {@link #execute} would throw, including its time limit.
+   * thread with the outcome or the error {@link #execute} would throw, including its time limits.
    * For adapters that answer from their own transport thread, so that no thread blocks per write.
    */
   public <R> CompletableFuture<R> commitAsync(Operation<R> op) {
-    return submit(op, WriteMode.COMMIT)
-        .orTimeout(WAIT_SECONDS, TimeUnit.SECONDS)
-        .exceptionallyCompose(
-            e -> {
-              Throwable cause =
-                  e instanceof CompletionException c && c.getCause() != null ? c.getCause() : e;
-              return CompletableFuture.failedFuture(
-                  cause instanceof TimeoutException t
-                      ? ControlPlaneException.unavailable(
-                          "the write did not complete in time; retry", t)
-                      : cause);
-            });
+    return submit(op, WriteMode.COMMIT);
   }
 
   /** The image as last committed by this leader, for reads that plan without writing. */
@@ -201,13 +201,17 @@ public class WritePipeline {
 
   private void loop() {
     while (running) {
-      List<Pending<?>> batch = new ArrayList<>();
+      List<Pending<?>> drained = new ArrayList<>();
       try {
-        batch.add(queue.take());
+        drained.add(queue.take());
       } catch (InterruptedException e) {
         break;
       }
-      queue.drainTo(batch, MAX_BATCH - 1);
+      queue.drainTo(drained, MAX_BATCH - 1);
+      List<Pending<?>> batch = Pending.taken(drained);
+      if (batch.isEmpty()) {
+        continue;
+      }
       metrics.started(batch, System.nanoTime());
       try {
         runBatch(batch);
@@ -218,6 +222,7 @@ public class WritePipeline {
       }
       published = runner.committed();
     }
+    failQueued();
     connection.close();
   }
 
