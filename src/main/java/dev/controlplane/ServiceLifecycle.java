@@ -40,8 +40,10 @@ import javax.sql.DataSource;
 /**
  * Starts the service in dependency order — settings, schema, leadership, change delivery (the watch
  * hub and its image), the write pipeline, leader duties, gRPC, then a check of the HTTP listener —
- * and stops it in reverse. If any step fails the process exits ({@link FatalStop}), so that a
- * supervisor sees a failed start instead of a server that answers without its application.
+ * and stops it in reverse, after first ending the open watches (they tell brokers to resume on
+ * another node, and the gRPC server's grace period then waits for none). If any step fails the
+ * process exits ({@link FatalStop}), so that a supervisor sees a failed start instead of a server
+ * that answers without its application.
  */
 @ApplicationScoped
 public class ServiceLifecycle {
@@ -195,6 +197,7 @@ public class ServiceLifecycle {
 
   void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
     state.stopping();
+    hub.closeWatches();
     if (bootstrap != null) {
       bootstrap.stop();
     }

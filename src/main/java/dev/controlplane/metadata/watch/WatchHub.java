@@ -90,6 +90,7 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   private boolean changed;
   private volatile boolean running;
+  private volatile boolean accepting = true;
   private final Object advance = new Object();
   private volatile MetadataImage image = MetadataImage.empty();
 
@@ -128,19 +129,29 @@ public class WatchHub implements CommitSignal, CommitListener {
     if (ticker != null) {
       ticker.shutdownNow();
     }
-    for (Watcher w : watchers().toList()) {
-      w.close(
-          ControlPlaneException.unavailable(
-              "the server is shutting down; resume on another node", null));
-    }
+    closeWatches();
     if (drainers != null) {
       drainers.shutdownNow();
     }
   }
 
+  /**
+   * Ends every open watch, telling its broker to resume on another node, and refuses new ones. The
+   * first step of a stop: the gRPC server's grace period then waits for no stream that would never
+   * end on its own, and brokers hear why rather than a transport's cut.
+   */
+  public void closeWatches() {
+    accepting = false;
+    for (Watcher w : watchers().toList()) {
+      w.close(
+          ControlPlaneException.unavailable(
+              "the server is shutting down; resume on another node", null));
+    }
+  }
+
   /** Opens a watch delivering every update after {@code fromVersion}, then live ones. */
   public Watch subscribe(long fromVersion, WatchSink sink) {
-    if (!running) {
+    if (!running || !accepting) {
       throw ControlPlaneException.unavailable("the server is starting or stopping", null);
     }
     LogBounds bounds = changeLog.bounds();

@@ -179,6 +179,11 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** SIGTERM the server JVM, as an orchestrator stopping it would. */
+  public void terminate() throws IOException, InterruptedException {
+    signal("TERM");
+  }
+
   /** SIGSTOP the server JVM: it stays connected but does nothing, like a long GC pause. */
   public void freeze() throws IOException, InterruptedException {
     signal("STOP");
