@@ -93,6 +93,54 @@ public class BrokerRegistry {
   }
 
   /**
+   * Removes a broker that is gone for good (a pod replaced under another name, a host retired): a
+   * versioned DELETE, with its health row. Only a broker marked down that holds no shard replica
+   * can go: a live one would register again, and a placement must never name a broker that does not
+   * exist. (A deleted stream's placement is deleted with it; a restore places it anew.)
+   */
+  public Broker remove(String brokerId, VersionMatch match, WriteMode mode) {
+    return pipeline.execute(
+        write -> {
+          Broker current = existing(write, brokerId);
+          match.check(Optional.of(current));
+          if (current.status() != Broker.Status.DOWN) {
+            throw new ControlPlaneException(
+                ErrorCode.FAILED_PRECONDITION,
+                "broker "
+                    + brokerId
+                    + " is "
+                    + current.status().wire()
+                    + "; only a broker marked down can be removed: stop it and wait for the"
+                    + " failure detector");
+          }
+          int replicas = write.state().load(brokerId).replicas();
+          if (replicas > 0) {
+            throw new ControlPlaneException(
+                ErrorCode.FAILED_PRECONDITION,
+                "broker "
+                    + brokerId
+                    + " still holds "
+                    + replicas
+                    + " shard replica(s); move them with RebalanceShards first");
+          }
+          write.audit(
+              AuditEntry.of("broker", "broker.remove", "remove", null)
+                  .on("broker:" + brokerId)
+                  .with("address", current.address()));
+          return write.delete(current);
+        },
+        mode);
+  }
+
+  private static Broker existing(WriteContext write, String brokerId) {
+    return write
+        .image()
+        .broker(brokerId)
+        .orElseThrow(
+            () -> ControlPlaneException.notFound("broker " + brokerId + " does not exist"));
+  }
+
+  /**
    * Refuses the literal {@code auto}: the spec makes it a broker-side placeholder for the pod name,
    * so a broker that sends it has not resolved its id, and storing it would merge every such broker
    * into one.
@@ -158,13 +206,7 @@ public class BrokerRegistry {
     }
     return pipeline.execute(
         write -> {
-          Broker current =
-              write
-                  .image()
-                  .broker(brokerId)
-                  .orElseThrow(
-                      () ->
-                          ControlPlaneException.notFound("broker " + brokerId + " does not exist"));
+          Broker current = existing(write, brokerId);
           match.check(Optional.of(current));
           if (current.status() == Broker.Status.DOWN) {
             throw new ControlPlaneException(

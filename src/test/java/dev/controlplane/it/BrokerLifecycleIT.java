@@ -199,6 +199,96 @@ class BrokerLifecycleIT {
     }
   }
 
+  @Test
+  void theOperatorRemovesABrokerOnlyWhenItIsDownAndHoldsNoReplica() throws Exception {
+    Http http = Http.shared();
+    String tenant = "brokers-gone";
+    assertThat(http.put("/v1/tenants/" + tenant, Http.tenant(tenant, "")).status())
+        .isBetween(200, 201);
+    assertThat(
+            http.put("/v1/tenants/" + tenant + "/namespaces/ns", Http.namespace(tenant, "ns", ""))
+                .status())
+        .isBetween(200, 201);
+    try (Grpc grpc = Grpc.shared()) {
+      long from = TestDatabase.headVersion();
+      try (WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
+        grpc.brokers().registerBroker(registration("gone-1"));
+        // The only active broker, so the stream's one replica lands on it.
+        while (TestDatabase.queryLong(
+                "SELECT count(*) FROM brokers WHERE status <> 'down' AND name <> 'gone-1'")
+            > 0) {
+          grpc.brokers().reportHealth(heartbeat("gone-1"));
+          Thread.sleep(200);
+        }
+        String streamPath = "/v1/tenants/" + tenant + "/namespaces/ns/streams/held";
+        assertThat(http.put(streamPath, Http.stream(tenant, "ns", "held", 1, 1)).status())
+            .isEqualTo(201);
+
+        Http.Reply active = http.delete("/v1/brokers/gone-1");
+        assertThat(active.status()).isEqualTo(409);
+        assertThat(active.contentType()).startsWith("application/problem+json");
+        assertThat(active.json().path("detail").asText()).contains("is active", "marked down");
+
+        TestDatabase.awaitBrokersDown(List.of("gone-1"));
+        Http.Reply holding = http.delete("/v1/brokers/gone-1");
+        assertThat(holding.status()).isEqualTo(409);
+        assertThat(holding.json().path("detail").asText()).contains("still holds 1 shard replica");
+
+        // A deleted stream's placement goes with it (a restore places the stream anew).
+        assertThat(http.delete(streamPath).status()).isEqualTo(200);
+        Http.Reply dryRun = http.delete("/v1/brokers/gone-1?dryRun=All");
+        assertThat(dryRun.status()).isEqualTo(200);
+        assertThat(http.get("/v1/brokers/gone-1").status()).isEqualTo(200);
+
+        Http.Reply removed = http.delete("/v1/brokers/gone-1");
+        assertThat(removed.status()).isEqualTo(200);
+        assertThat(removed.json().path("metadata").path("name").asText()).isEqualTo("gone-1");
+        assertThat(http.get("/v1/brokers/gone-1").status()).isEqualTo(404);
+        assertThat(http.delete("/v1/brokers/gone-1").status()).isEqualTo(404);
+        assertThat(
+                TestDatabase.queryLong(
+                    "SELECT count(*) FROM broker_health WHERE broker = 'gone-1'"))
+            .isZero();
+        assertThat(
+                TestDatabase.queryLong(
+                    "SELECT count(*) FROM audit_records WHERE resource = 'broker:gone-1'"
+                        + " AND operation = 'broker.remove' AND principal = 'operator'"
+                        + " AND result = 'success'"))
+            .as("one audit record: the dry run and the refusals leave none")
+            .isEqualTo(1);
+        MetadataUpdate deleted = awaitBrokerUpdate(watch, "gone-1", UpdateType.DELETE);
+        assertThat(deleted.getVersion()).isGreaterThan(from);
+
+        // A broker of that name may register again later, as a new broker.
+        var again = grpc.brokers().registerBroker(registration("gone-1"));
+        assertThat(again.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
+      }
+    }
+    TestDatabase.awaitBrokersDown(List.of("gone-1"));
+  }
+
+  @Test
+  void removingABrokerNeedsTheOperatorCredential() {
+    Http broker = new Http(SharedServer.httpPort(), SharedServer.BROKER_TOKEN);
+    Http.Reply refused = broker.delete("/v1/brokers/reg-1");
+    assertThat(refused.status()).isIn(401, 403);
+    assertThat(refused.contentType()).startsWith("application/problem+json");
+  }
+
+  private static MetadataUpdate awaitBrokerUpdate(
+      WatchCollector watch, String broker, UpdateType type) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (System.nanoTime() < deadline) {
+      for (MetadataUpdate u : watch.updates()) {
+        if (u.getType() == type && u.hasBroker() && u.getBroker().getName().equals(broker)) {
+          return u;
+        }
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no " + type + " update of broker " + broker + " within 10 s");
+  }
+
   private static MetadataUpdate awaitBrokerStatus(
       WatchCollector watch, String broker, BrokerStatus status, Duration timeout)
       throws InterruptedException {
