@@ -34,8 +34,13 @@ final class PipelineConnection {
       // the driver keeps at most 128 texts; only texts used five times are prepared at all.
       props.setProperty("preparedStatementCacheQueries", "128");
       Connection c = OwnConnection.open(config, "controlplane-" + config.nodeId(), 60, props);
-      // Each batch writes BEGIN and COMMIT itself (BatchTransaction).
-      c.setAutoCommit(true);
+      try {
+        // Each batch writes BEGIN and COMMIT itself (BatchTransaction).
+        c.setAutoCommit(true);
+      } catch (SQLException e) {
+        c.close();
+        throw e;
+      }
       connection = c;
     }
     return connection;

@@ -52,12 +52,14 @@ public class ChangeLog {
   /** Up to {@code limit} updates with versions above {@code after}, in version order. */
   @Tx
   public List<MetadataUpdate> readAfter(long after, int limit) {
-    return em.createQuery(
+    return em
+        .createQuery(
             "from MetadataUpdateEntity where version > :after order by version",
             MetadataUpdateEntity.class)
         .setParameter("after", after)
         .setMaxResults(limit)
-        .getResultStream()
+        .getResultList()
+        .stream()
         .map(this::toUpdate)
         .toList();
   }
