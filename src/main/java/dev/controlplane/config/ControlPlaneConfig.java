@@ -132,6 +132,20 @@ public class ControlPlaneConfig {
   @ConfigProperty(name = "service.controlplane.snapshot.keep.encoded", defaultValue = "true")
   String snapshotKeepEncoded;
 
+  @Inject
+  @ConfigProperty(name = "service.controlplane.write.queue.limit", defaultValue = "10000")
+  String writeQueueLimit;
+
+  private static final Duration MIN_KEEPALIVE_TIME = Duration.ofSeconds(10);
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.grpc.keepalive.time", defaultValue = "30s")
+  String grpcKeepaliveTime;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.grpc.keepalive.timeout", defaultValue = "10s")
+  String grpcKeepaliveTimeout;
+
   public String nodeId() {
     return nodeId;
   }
@@ -256,12 +270,7 @@ public class ControlPlaneConfig {
 
   /** How long audit records are kept; the leader deletes older ones. */
   public Duration auditRetention() {
-    Duration d = duration("service.controlplane.audit.retention", auditRetention);
-    if (d.isZero() || d.isNegative()) {
-      throw Settings.invalid(
-          "service.controlplane.audit.retention", auditRetention, "is not positive");
-    }
-    return d;
+    return positive("service.controlplane.audit.retention", auditRetention);
   }
 
   public Duration streamDeleteGrace() {
@@ -292,6 +301,38 @@ public class ControlPlaneConfig {
             "service.controlplane.snapshot.max.concurrent", snapshotMaxConcurrent, 1, 100_000);
   }
 
+  /** How many writes may wait for the leader's pipeline before more are refused. */
+  public int writeQueueLimit() {
+    return (int)
+        Settings.integer("service.controlplane.write.queue.limit", writeQueueLimit, 1, 1_000_000);
+  }
+
+  /** How long a gRPC connection may stay silent before the node pings its client. */
+  public Duration grpcKeepaliveTime() {
+    Duration d = duration("service.controlplane.grpc.keepalive.time", grpcKeepaliveTime);
+    if (d.compareTo(MIN_KEEPALIVE_TIME) < 0) {
+      // grpc-java would raise it to 10 s without a word.
+      throw Settings.invalid(
+          "service.controlplane.grpc.keepalive.time",
+          grpcKeepaliveTime,
+          "is less than 10s, the least gRPC allows");
+    }
+    return d;
+  }
+
+  /** How long the node waits for a ping's answer before it closes the connection. */
+  public Duration grpcKeepaliveTimeout() {
+    return positive("service.controlplane.grpc.keepalive.timeout", grpcKeepaliveTimeout);
+  }
+
+  private static Duration positive(String name, String text) {
+    Duration d = duration(name, text);
+    if (d.isZero() || d.isNegative()) {
+      throw Settings.invalid(name, text, "is not positive");
+    }
+    return d;
+  }
+
   /** Whether each resource's wire form is kept for snapshots (memory for speed). */
   public boolean snapshotKeepEncoded() {
     return Settings.bool("service.controlplane.snapshot.keep.encoded", snapshotKeepEncoded);
@@ -319,6 +360,9 @@ public class ControlPlaneConfig {
     problems.check(this::snapshotChunkBytes);
     problems.check(this::snapshotMaxConcurrent);
     problems.check(this::snapshotKeepEncoded);
+    problems.check(this::writeQueueLimit);
+    problems.check(this::grpcKeepaliveTime);
+    problems.check(this::grpcKeepaliveTimeout);
     problems.check(
         () -> {
           if (raftFailureTimeout().toMillis() < 500) {

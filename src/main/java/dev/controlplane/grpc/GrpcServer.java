@@ -86,6 +86,10 @@ public final class GrpcServer {
             .executor(CallExecutors.INLINE)
             .callExecutor(new CallExecutors(executor))
             .addStreamTracerFactory(new TransportThread(workers))
+            // Pings from the node find a broker that vanished without closing its connection:
+            // its watch would otherwise hold a stream and its buffers until TCP gives up.
+            .keepAliveTime(config.grpcKeepaliveTime().toNanos(), TimeUnit.NANOSECONDS)
+            .keepAliveTimeout(config.grpcKeepaliveTimeout().toNanos(), TimeUnit.NANOSECONDS)
             .permitKeepAliveTime(10, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
             .maxInboundMessageSize(4 * 1024 * 1024)

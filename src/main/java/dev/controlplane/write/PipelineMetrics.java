@@ -24,10 +24,23 @@ public class PipelineMetrics {
   private Counter operations;
   private Counter failures;
   private Counter failedOperations;
+  private Counter refused;
   private Timer transactions;
   private Timer waits;
 
-  void register() {
+  void register(java.util.Collection<?> queue) {
+    registry.gauge(
+        Metadata.builder()
+            .withName("controlplane.write.queue.depth")
+            .withDescription("Write operations waiting for this node's write pipeline")
+            .build(),
+        queue,
+        java.util.Collection::size);
+    refused =
+        counter(
+            "controlplane.write.queue.refused",
+            "Write operations refused at once because the pipeline's queue was full"
+                + " (SERVICE_CONTROLPLANE_WRITE_QUEUE_LIMIT)");
     batches = counter("controlplane.write.batches", "Write batches committed by this node");
     operations =
         counter(
@@ -85,6 +98,12 @@ public class PipelineMetrics {
   void operationsFailed(int count) {
     if (failedOperations != null) {
       failedOperations.inc(count);
+    }
+  }
+
+  void refused() {
+    if (refused != null) {
+      refused.inc();
     }
   }
 

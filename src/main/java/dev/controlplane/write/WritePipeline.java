@@ -97,7 +97,8 @@ public class WritePipeline {
 
   @Resource ManagedThreadFactory threads;
 
-  private final BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
+  // Replaced by start() with one of the configured capacity; running guards every use before it.
+  private volatile BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
   private volatile boolean running;
   private volatile WriteState published;
   private BatchRunner runner;
@@ -106,8 +107,9 @@ public class WritePipeline {
   private Thread thread;
 
   public void start(CommitListener listener) {
+    queue = new LinkedBlockingQueue<>(config.writeQueueLimit());
     connection = new PipelineConnection(config);
-    metrics.register();
+    metrics.register(queue);
     lines = new AuditLines(threads);
     runner =
         new BatchRunner(
@@ -135,6 +137,19 @@ public class WritePipeline {
     BatchRunner.failAll(left, shuttingDown());
   }
 
+  /**
+   * Backpressure: a writer that floods the leader faster than batches commit (or a database that
+   * stalls under a steady load) is answered at once instead of growing the queue without bound.
+   */
+  private ControlPlaneException full() {
+    return ControlPlaneException.unavailable(
+        "the leader has "
+            + queue.size()
+            + " writes waiting, as many as it queues (SERVICE_CONTROLPLANE_WRITE_QUEUE_LIMIT);"
+            + " nothing was written; retry in a moment",
+        null);
+  }
+
   private static ControlPlaneException shuttingDown() {
     return ControlPlaneException.unavailable("the server is shutting down; retry", null);
   }
@@ -143,7 +158,7 @@ public class WritePipeline {
    * Queues {@code op}; the future completes once its batch committed (or failed), or when the write
    * did not start within two minutes (then nothing is written) or did not finish within as long
    * again (then its outcome is unknown; {@link Pending#limitWait}). Refuses at once on a node that
-   * does not lead.
+   * does not lead, and when the queue holds {@code SERVICE_CONTROLPLANE_WRITE_QUEUE_LIMIT} writes.
    */
   public <R> CompletableFuture<R> submit(Operation<R> op, WriteMode mode) {
     guard.currentTerm();
@@ -151,7 +166,10 @@ public class WritePipeline {
       throw ControlPlaneException.unavailable("the server is starting or stopping", null);
     }
     Pending<R> pending = new Pending<>(op, mode, new CompletableFuture<>(), CurrentActor.get());
-    queue.add(pending);
+    if (!queue.offer(pending)) {
+      metrics.refused();
+      throw full();
+    }
     if (!running && queue.remove(pending)) {
       // stop() drained the queue between the check above and the add: nothing would answer it.
       throw shuttingDown();

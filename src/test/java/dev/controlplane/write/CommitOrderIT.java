@@ -6,7 +6,6 @@ import dev.controlplane.audit.Actor;
 import dev.controlplane.audit.AuditLines;
 import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.cluster.WriteGuard;
-import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.error.LeaderHint;
@@ -52,7 +51,7 @@ class CommitOrderIT {
   @Test
   void theImageAdvancesThenTheWriterIsAnsweredThenTheWatchersAreWoken() throws Exception {
     CommitListener listener =
-        new ImageHolder() {
+        new LatestImage() {
           @Override
           public void committing(long lastVersion) {
             if (lastVersion > 0) {
@@ -71,7 +70,7 @@ class CommitOrderIT {
             events.add("watchers woken");
           }
         };
-    PipelineConnection connection = new PipelineConnection(new TestConfig());
+    PipelineConnection connection = new PipelineConnection(new PipelineTestConfig(URL));
     AuditLines lines = new AuditLines(Thread::new);
     BatchRunner runner = runner(connection, listener, lines);
     CompletableFuture<Object> answer = new CompletableFuture<>();
@@ -98,7 +97,7 @@ class CommitOrderIT {
     // The hub failing to take a batch must not tell its writers that a committed write failed:
     // they would retry a write that is already there. The watchers catch up from the log.
     CommitListener listener =
-        new ImageHolder() {
+        new LatestImage() {
           @Override
           public void committed(List<MetadataUpdate> updates, MetadataImage after) {
             if (after.version() == 1) {
@@ -107,7 +106,7 @@ class CommitOrderIT {
             super.committed(updates, after);
           }
         };
-    PipelineConnection connection = new PipelineConnection(new TestConfig());
+    PipelineConnection connection = new PipelineConnection(new PipelineTestConfig(URL));
     AuditLines lines = new AuditLines(Thread::new);
     BatchRunner runner = runner(connection, listener, lines);
     CompletableFuture<Object> first = new CompletableFuture<>();
@@ -149,14 +148,14 @@ class CommitOrderIT {
           }
           return write.put(new Tenant("second", "", null, null, 0), null);
         };
-    PipelineConnection connection = new PipelineConnection(new TestConfig());
+    PipelineConnection connection = new PipelineConnection(new PipelineTestConfig(URL));
     AuditLines lines = new AuditLines(Thread::new);
     BatchRunner runner =
         new BatchRunner(
             connection,
             new ResourceCodec(),
             new UncountedWriteGuard(),
-            new ImageHolder(),
+            new LatestImage(),
             new PipelineMetrics(),
             new TenantChanges(),
             lines,
@@ -208,27 +207,6 @@ class CommitOrderIT {
     }
   }
 
-  /** A listener that only holds the image it was handed last. */
-  private static class ImageHolder implements CommitListener {
-    private MetadataImage image = MetadataImage.empty();
-
-    @Override
-    public void committing(long lastVersion) {}
-
-    @Override
-    public void committed(List<MetadataUpdate> updates, MetadataImage after) {
-      image = after;
-    }
-
-    @Override
-    public void deliver() {}
-
-    @Override
-    public MetadataImage image() {
-      return image;
-    }
-  }
-
   private static BatchRunner runner(
       PipelineConnection connection, CommitListener listener, AuditLines lines) {
     return new BatchRunner(
@@ -244,28 +222,5 @@ class CommitOrderIT {
 
   private static Operation<Object> tenant(String name) {
     return write -> write.put(new Tenant(name, "", null, null, 0), null);
-  }
-
-  /** The settings the pipeline's connection reads: the test database, as the test user. */
-  private static final class TestConfig extends ControlPlaneConfig {
-    @Override
-    public String dbUrl() {
-      return URL;
-    }
-
-    @Override
-    public String dbUser() {
-      return TestDatabase.USER;
-    }
-
-    @Override
-    public String dbPassword() {
-      return TestDatabase.PASSWORD;
-    }
-
-    @Override
-    public String nodeId() {
-      return "cp1";
-    }
   }
 }

@@ -65,16 +65,22 @@ public final class WatchCollector implements StreamObserver<MetadataUpdate>, Aut
     return lastVersion() >= version;
   }
 
-  public synchronized boolean awaitProgress(Duration timeout) throws InterruptedException {
+  public boolean awaitProgress(Duration timeout) throws InterruptedException {
+    return awaitProgressAfter(0, timeout);
+  }
+
+  /** Waits for a progress notice beyond the first {@code seen}, while the watch stays open. */
+  public synchronized boolean awaitProgressAfter(int seen, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (progress.isEmpty() && !closed.isDone()) {
+    while (progress.size() <= seen && !closed.isDone()) {
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         return false;
       }
       wait(Math.max(1, left / 1_000_000));
     }
-    return !progress.isEmpty();
+    return progress.size() > seen;
   }
 
   public synchronized long lastVersion() {

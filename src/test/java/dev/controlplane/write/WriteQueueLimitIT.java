@@ -1,0 +1,210 @@
+package dev.controlplane.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.controlplane.cache.TenantChanges;
+import dev.controlplane.cluster.Leadership;
+import dev.controlplane.cluster.WriteGuard;
+import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.ErrorCode;
+import dev.controlplane.it.support.TestDatabase;
+import dev.controlplane.metadata.codec.ResourceCodec;
+import dev.controlplane.metadata.model.Tenant;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Backpressure of the leader's write pipeline, against a real PostgreSQL: while a batch cannot
+ * commit (here another transaction holds the {@code cluster_state} row), writes queue up to the
+ * configured limit, the next one is refused at once with nothing written, and every write that was
+ * queued commits once the database moves again.
+ */
+class WriteQueueLimitIT {
+
+  private static final String URL = TestDatabase.url(TestDatabase.name() + "_empty");
+  private static final long TERM = 3;
+  private static final int LIMIT = 2;
+
+  @BeforeEach
+  void database() throws Exception {
+    TestDatabase.resetAndMigrate(URL);
+    try (Connection c = connect();
+        Statement st = c.createStatement()) {
+      st.execute("UPDATE cluster_state SET leader_term = " + TERM + " WHERE id = 1");
+    }
+  }
+
+  @Test
+  void aFullQueueRefusesTheNextWriteAtOnceAndEveryQueuedWriteCommitsLater() throws Exception {
+    WritePipeline pipeline = pipeline();
+    pipeline.start(new LatestImage());
+    try (Connection blocker = connect()) {
+      blocker.setAutoCommit(false);
+      try (Statement st = blocker.createStatement()) {
+        st.execute("SELECT * FROM cluster_state WHERE id = 1 FOR UPDATE");
+      }
+      CompletableFuture<Object> stuck = pipeline.commitAsync(tenant("stuck"));
+      awaitPipelineWaitingForTheLock();
+
+      CompletableFuture<Object> first = pipeline.commitAsync(tenant("first"));
+      CompletableFuture<Object> second = pipeline.commitAsync(tenant("second"));
+      assertThatThrownBy(() -> pipeline.commitAsync(tenant("refused")))
+          .isInstanceOfSatisfying(
+              ControlPlaneException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
+                assertThat(e.getMessage())
+                    .contains("2 writes waiting")
+                    .contains("SERVICE_CONTROLPLANE_WRITE_QUEUE_LIMIT")
+                    .contains("nothing was written");
+              });
+
+      blocker.rollback();
+      stuck.get(30, TimeUnit.SECONDS);
+      first.get(30, TimeUnit.SECONDS);
+      second.get(30, TimeUnit.SECONDS);
+      // The queue has room again.
+      pipeline.commitAsync(tenant("after")).get(30, TimeUnit.SECONDS);
+    } finally {
+      pipeline.stop();
+    }
+
+    assertThat(TestDatabase.logRows(URL, 0))
+        .extracting(TestDatabase.LogRow::version)
+        .containsExactly(1L, 2L, 3L, 4L);
+    assertThat(tenantNames()).containsExactlyInAnyOrder("stuck", "first", "second", "after");
+  }
+
+  /** The pipeline's batch transaction waits for the row lock: the first write left the queue. */
+  private static void awaitPipelineWaitingForTheLock() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    try (Connection c = connect();
+        Statement st = c.createStatement()) {
+      while (System.nanoTime() < deadline) {
+        try (ResultSet rs =
+            st.executeQuery(
+                "SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE datname = current_database() AND wait_event_type = 'Lock'")) {
+          rs.next();
+          if (rs.getInt(1) > 0) {
+            return;
+          }
+        }
+        Thread.sleep(20);
+      }
+    }
+    throw new AssertionError("the pipeline never waited for the cluster_state row lock");
+  }
+
+  private static List<String> tenantNames() throws Exception {
+    try (Connection c = connect();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT name FROM tenants")) {
+      List<String> names = new java.util.ArrayList<>();
+      while (rs.next()) {
+        names.add(rs.getString(1));
+      }
+      return names;
+    }
+  }
+
+  private static Connection connect() throws Exception {
+    return DriverManager.getConnection(URL, TestDatabase.USER, TestDatabase.PASSWORD);
+  }
+
+  private static Operation<Object> tenant(String name) {
+    return write -> write.put(new Tenant(name, "", null, null, 0), null);
+  }
+
+  /** A pipeline wired by hand as CDI would wire it, leading in {@link #TERM}. */
+  private static WritePipeline pipeline() {
+    WritePipeline pipeline = new WritePipeline();
+    pipeline.config =
+        new PipelineTestConfig(URL) {
+          @Override
+          public int writeQueueLimit() {
+            return LIMIT;
+          }
+        };
+    pipeline.leadership = new LeadingNode();
+    pipeline.guard =
+        new WriteGuard() {
+          @Override
+          public long currentTerm() {
+            return TERM;
+          }
+        };
+    pipeline.codec = new ResourceCodec();
+    pipeline.metrics =
+        new PipelineMetrics() {
+          @Override
+          void register(Collection<?> queue) {
+            // No metric registry outside the server; the counters stay off.
+          }
+        };
+    pipeline.tenants = new TenantChanges();
+    pipeline.threads = new PlainThreads();
+    return pipeline;
+  }
+
+  private static final class LeadingNode implements Leadership {
+    @Override
+    public OptionalLong term() {
+      return OptionalLong.of(TERM);
+    }
+
+    @Override
+    public Optional<String> leaderId() {
+      return Optional.of("cp1");
+    }
+
+    @Override
+    public Optional<String> leaderHttpAddress() {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<String> leaderGrpcAddress() {
+      return Optional.empty();
+    }
+
+    @Override
+    public Role role() {
+      return Role.LEADER;
+    }
+
+    @Override
+    public Optional<Instant> leaderSince() {
+      return Optional.of(Instant.now());
+    }
+  }
+
+  private static final class PlainThreads implements ManagedThreadFactory {
+    @Override
+    public Thread newThread(Runnable task) {
+      Thread thread = new Thread(task);
+      thread.setDaemon(true);
+      return thread;
+    }
+
+    @Override
+    public ForkJoinWorkerThread newThread(ForkJoinPool pool) {
+      throw new UnsupportedOperationException("not used by the pipeline");
+    }
+  }
+}
