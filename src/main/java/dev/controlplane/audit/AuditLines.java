@@ -1,8 +1,9 @@
 package dev.controlplane.audit;
 
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
@@ -12,19 +13,28 @@ import java.util.concurrent.TimeUnit;
  * under load) does not sit between one batch and the next. The rows are already committed with
  * their changes; only the lines wait here.
  *
- * <p>A full queue (logging slower than commits) makes the pipeline wait for room: writes slow down
- * rather than lines being lost or reordered. {@link #stop} logs whatever is still queued; lines
- * handed over after it are logged by the caller itself.
+ * <p>At most {@value #MAX_RECORDS} records wait, counted by record, not by batch (a batch holds up
+ * to 512): a full queue (logging slower than commits) makes the pipeline wait for room, so writes
+ * slow down rather than lines being lost or reordered, and the heap they hold stays bounded. {@link
+ * #stop} logs whatever is still queued; lines handed over after it are logged by the caller itself.
  */
 public final class AuditLines {
 
-  private static final int CAPACITY = 4096;
+  static final int MAX_RECORDS = 16_384;
 
-  private final BlockingQueue<List<AuditRecord>> queue = new ArrayBlockingQueue<>(CAPACITY);
+  private final BlockingQueue<List<AuditRecord>> queue = new LinkedBlockingQueue<>();
+  private final Semaphore room;
+  private final int maxRecords;
   private final Thread thread;
   private volatile boolean running = true;
 
   public AuditLines(ThreadFactory threads) {
+    this(threads, MAX_RECORDS);
+  }
+
+  AuditLines(ThreadFactory threads, int maxRecords) {
+    this.maxRecords = maxRecords;
+    this.room = new Semaphore(maxRecords);
     thread = threads.newThread(this::run);
     thread.setName("audit-lines");
     thread.start();
@@ -37,7 +47,8 @@ public final class AuditLines {
     }
     if (running) {
       try {
-        queue.put(records);
+        room.acquire(held(records));
+        queue.add(records);
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -56,12 +67,21 @@ public final class AuditLines {
     }
   }
 
+  /** The room a batch's records take: a batch larger than the whole room takes all of it. */
+  private int held(List<AuditRecord> records) {
+    return Math.min(records.size(), maxRecords);
+  }
+
   private void run() {
     while (running || !queue.isEmpty()) {
       try {
         List<AuditRecord> next = queue.poll(100, TimeUnit.MILLISECONDS);
         if (next != null) {
-          next.forEach(AuditLog::emit);
+          try {
+            next.forEach(AuditLog::emit);
+          } finally {
+            room.release(held(next));
+          }
         }
       } catch (InterruptedException e) {
         running = false;
