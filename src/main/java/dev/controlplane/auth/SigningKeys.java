@@ -20,7 +20,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The tenants' Ed25519 keys in {@code signing_keys}. States by kid: {@code active} signs; {@code
@@ -40,8 +39,7 @@ public class SigningKeys {
   @Inject KeyVault vault;
   @Inject WritePipeline pipeline;
 
-  /** Decrypted active keys by kid: decrypting once per key, not once per token. */
-  private final Map<String, OctetKeyPair> privateKeys = new ConcurrentHashMap<>();
+  private final ActiveKeyCache privateKeys = new ActiveKeyCache();
 
   /**
    * Creates the tenant's first key in the operation's batch, active at once (nothing can have
@@ -68,7 +66,7 @@ public class SigningKeys {
     }
     Object[] row = (Object[]) rows.get(0);
     String kid = (String) row[0];
-    return privateKeys.computeIfAbsent(kid, k -> vault.open(tenant, k, (byte[]) row[1]));
+    return privateKeys.get(tenant, kid, () -> vault.open(tenant, kid, (byte[]) row[1]));
   }
 
   /** A tenant made before auth was set up gets its first key: a write, so the leader's. */
