@@ -6,12 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.controlplane.it.support.Auth;
 import dev.controlplane.it.support.CpctlRunner;
+import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.LiveBrokers;
 import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.Ports;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
+import dev.controlplane.proto.v1.BrokerCapacity;
+import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -386,6 +389,34 @@ class CpctlAdminIT {
         .json()
         .path("spec")
         .toString();
+  }
+
+  @Test
+  void aBrokerGoneForGoodIsDeletedOnceDownAndALiveOneIsRefusedWithTheReason() throws Exception {
+    var live = cpctl.run("delete", "broker", "adm-cli-a");
+    assertThat(live.exit()).as(live.toString()).isEqualTo(1);
+    assertThat(live.out() + live.err()).contains("adm-cli-a").contains("marked down");
+
+    try (Grpc grpc = Grpc.shared()) {
+      // Registered, then silent: the server marks it down after three missed heartbeats.
+      grpc.brokers()
+          .registerBroker(
+              RegisterBrokerRequest.newBuilder()
+                  .setBrokerId("adm-cli-gone")
+                  .setAddress("10.0.0.9:7000")
+                  .setCapacity(BrokerCapacity.newBuilder().setMaxShards(10).setMaxConnections(10))
+                  .build());
+    }
+    TestDatabase.awaitBrokersDown(List.of("adm-cli-gone"));
+    var dry = cpctl.run("delete", "broker", "adm-cli-gone", "--dry-run=server");
+    assertThat(dry.exit()).as(dry.toString()).isZero();
+    assertThat(http.get("/v1/brokers/adm-cli-gone").status()).isEqualTo(200);
+
+    var removed = cpctl.run("delete", "broker", "adm-cli-gone");
+    assertThat(removed.exit()).as(removed.toString()).isZero();
+    assertThat(removed.out()).startsWith("broker/adm-cli-gone deleted");
+    assertThat(http.get("/v1/brokers/adm-cli-gone").status()).isEqualTo(404);
+    assertThat(cpctl.run("brokers", "list").out()).doesNotContain("adm-cli-gone");
   }
 
   @Test

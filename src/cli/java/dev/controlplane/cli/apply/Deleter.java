@@ -6,7 +6,11 @@ import dev.controlplane.cli.client.ApiException;
 import dev.controlplane.cli.resource.Kind;
 import dev.controlplane.cli.resource.ResourceRef;
 
-/** Deletes one tenant, namespace or stream over HTTP, for {@code delete} and {@code --prune}. */
+/**
+ * Deletes one tenant, namespace, stream or broker over HTTP, for {@code delete} and {@code
+ * --prune}. The server decides whether a broker may go (only a broker marked down that holds no
+ * replica, and only for the operator) and says why not.
+ */
 public final class Deleter {
 
   private final ApiClient api;
@@ -21,13 +25,8 @@ public final class Deleter {
 
   /** Deletes {@code ref}; {@code done} is the outcome on success (deleted, or pruned). */
   public Result delete(ResourceRef ref, Outcome done, boolean ignoreNotFound) {
-    if (ref.kind() == Kind.BROKER || ref.kind() == Kind.PLACEMENT) {
-      return Result.of(
-          ref,
-          Outcome.INVALID,
-          ref.kind() == Kind.BROKER
-              ? "brokers are not deleted: drain them (cpctl brokers drain) and stop them"
-              : "placements go with their stream");
+    if (ref.kind() == Kind.PLACEMENT) {
+      return Result.of(ref, Outcome.INVALID, "placements go with their stream");
     }
     Call call =
         Call.of("DELETE", ref.path())

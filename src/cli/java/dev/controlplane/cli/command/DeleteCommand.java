@@ -24,22 +24,25 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code cpctl delete}: tenants, namespaces and streams, by name or as named in files. */
+/** {@code cpctl delete}: tenants, namespaces, streams and brokers, by name or as named in files. */
 @Command(
     name = "delete",
-    header = "Delete tenants, namespaces or streams.",
+    header = "Delete tenants, namespaces, streams or brokers.",
     mixinStandardHelpOptions = true,
     description = {
-      "Delete tenants, namespaces or streams by name, or those the documents of files name"
-          + " (streams first, then namespaces, then tenants). A tenant must have no namespaces"
-          + " and a namespace no streams (deleted streams count until they are purged). A deleted"
-          + " stream can be restored during the grace period (cpctl streams restore)."
+      "Delete tenants, namespaces, streams or brokers by name, or those the documents of files"
+          + " name (streams first, then namespaces, then tenants). A tenant must have no"
+          + " namespaces and a namespace no streams (deleted streams count until they are"
+          + " purged). A deleted stream can be restored during the grace period (cpctl streams"
+          + " restore). A broker can be deleted by the operator once it is marked down and holds"
+          + " no shard replica (drain it first)."
     },
     footerHeading = "%nExamples:%n",
     footer = {
       "  cpctl delete stream orders -t acme -n payments",
       "  cpctl delete stream orders -t acme -n payments --force   # despite active subscribers",
       "  cpctl delete namespace payments -t acme --dry-run=server",
+      "  cpctl delete broker b7          # gone for good: down, drained",
       "  cpctl delete -f manifests/"
     })
 public final class DeleteCommand extends BaseCommand {
