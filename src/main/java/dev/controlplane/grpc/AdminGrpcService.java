@@ -317,16 +317,38 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
               brokers.setStatus(
                   r.getBrokerId(),
                   status,
-                  VersionMatch.stated(
-                      r.hasExpectedVersion()
-                          ? java.util.OptionalLong.of(r.getExpectedVersion())
-                          : java.util.OptionalLong.empty()),
+                  expected(r.hasExpectedVersion(), r.getExpectedVersion()),
                   r.getDryRun() ? WriteMode.DRY_RUN : WriteMode.COMMIT);
           return SetBrokerStatusResponse.newBuilder()
               .setBroker(ProtoMapper.broker(registered.broker()))
               .setMetadataVersion(registered.metadataVersion())
               .build();
         });
+  }
+
+  @Override
+  public void removeBroker(RemoveBrokerRequest r, StreamObserver<RemoveBrokerResponse> out) {
+    answer(
+        out,
+        () -> {
+          auth.requireOperator();
+          check("broker_id", r.getBrokerId());
+          Broker removed =
+              brokers.remove(
+                  r.getBrokerId(),
+                  expected(r.hasExpectedVersion(), r.getExpectedVersion()),
+                  r.getDryRun() ? WriteMode.DRY_RUN : WriteMode.COMMIT);
+          return RemoveBrokerResponse.newBuilder()
+              .setBroker(ProtoMapper.broker(removed))
+              .setMetadataVersion(removed.version())
+              .build();
+        });
+  }
+
+  /** An optional {@code expected_version} as the precondition it states. */
+  private static VersionMatch expected(boolean stated, long version) {
+    return VersionMatch.stated(
+        stated ? java.util.OptionalLong.of(version) : java.util.OptionalLong.empty());
   }
 
   /** A stream, a namespace's streams, a tenant (tenant.manage), or the cluster (operator only). */

@@ -560,6 +560,41 @@ class AdminServiceIT {
   }
 
   @Test
+  void theOperatorRemovesABrokerGoneForGoodAndALiveOneIsRefused() throws Exception {
+    assertThat(codeOf(() -> admin().removeBroker(remove("adm-a").build())))
+        .as("a broker that heartbeats")
+        .isEqualTo(Status.Code.FAILED_PRECONDITION);
+
+    register("adm-gone", "zone-8");
+    TestDatabase.awaitBrokersDown(List.of("adm-gone"));
+    long head = TestDatabase.headVersion();
+    var dry = admin().removeBroker(remove("adm-gone").setDryRun(true).build());
+    assertThat(dry.getBroker().getName()).isEqualTo("adm-gone");
+    assertThat(TestDatabase.headVersion()).as("a dry run publishes nothing").isEqualTo(head);
+    var stored = Http.shared().get("/v1/brokers/adm-gone");
+    assertThat(stored.status()).isEqualTo(200);
+    long version = stored.json().path("metadata").path("version").asLong();
+    assertThat(
+            codeOf(
+                () ->
+                    admin()
+                        .removeBroker(remove("adm-gone").setExpectedVersion(version - 1).build())))
+        .as("a stale expected_version")
+        .isEqualTo(Status.Code.FAILED_PRECONDITION);
+
+    var removed = admin().removeBroker(remove("adm-gone").build());
+    assertThat(removed.getBroker().getName()).isEqualTo("adm-gone");
+    assertThat(removed.getMetadataVersion()).isGreaterThan(head);
+    assertThat(Http.shared().get("/v1/brokers/adm-gone").status()).isEqualTo(404);
+    assertThat(codeOf(() -> admin().removeBroker(remove("adm-gone").build())))
+        .isEqualTo(Status.Code.NOT_FOUND);
+  }
+
+  private static RemoveBrokerRequest.Builder remove(String broker) {
+    return RemoveBrokerRequest.newBuilder().setBrokerId(broker);
+  }
+
+  @Test
   void aBrokerThatGoesDownHandsItsLeadershipsToAnotherActiveReplica() throws Exception {
     register("adm-lone", "zone-9");
     Http.shared()
