@@ -20,7 +20,8 @@ import org.jgroups.util.MessageBatch;
  * sender still counts this node in its view. Unicasts prove nothing of the kind: after a partial
  * merge a member can sit in another coordinator's view, follow another leader, and still send this
  * node discovery and MERGE3 messages, which once kept a deposed leader believing it had a majority.
- * A member that appears in a view counts as heard at that moment.
+ * A member that appears in a view counts as heard at that moment; a sender outside the view is not
+ * remembered.
  *
  * <p>Why: the others elect a new leader only after the failure timeout, the suspicion check and a
  * vote. A cut-off leader that waits for its own view to shrink may notice later than they do (its
@@ -78,8 +79,16 @@ public final class MajorityContact extends Protocol {
 
   private void heard(Address sender) {
     if (sender != null) {
-      lastHeard.put(sender, System.nanoTime());
+      // Only members of the view have an entry (the view change adds them): a node outside it,
+      // such as every new incarnation of a restarting one, must not add entries until the next
+      // view change prunes them, and could not count anyway.
+      lastHeard.replace(sender, System.nanoTime());
     }
+  }
+
+  /** How many senders this node keeps a time for (the members of its view). */
+  int remembered() {
+    return lastHeard.size();
   }
 
   /**

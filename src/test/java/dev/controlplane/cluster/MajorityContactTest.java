@@ -65,6 +65,17 @@ class MajorityContactTest {
     assertThat(contact.majorityHeardWithin(view, 2, WINDOW_NANOS)).isTrue();
   }
 
+  @Test
+  void aMulticastFromOutsideTheViewIsNeitherContactNorRemembered() {
+    for (int i = 0; i < 100; i++) {
+      contact.up(new EmptyMessage(null).setSrc(UUID.randomUUID()));
+    }
+    assertThat(contact.majorityHeardWithin(view, 2, WINDOW_NANOS)).isFalse();
+    assertThat(contact.remembered()).isEqualTo(3);
+    contact.up(new Event(Event.VIEW_CHANGE, View.create(self, 2, self, other)));
+    assertThat(contact.remembered()).isEqualTo(2);
+  }
+
   /** The rest of the stack: takes whatever comes up. */
   private static final class Swallow extends Protocol {
     @Override
