@@ -40,7 +40,7 @@ import java.util.logging.Logger;
  * of their own, never on a request thread, and no thread waits for a body: it is collected by a
  * subscriber that is cancelled at the deadline.
  */
-public final class KeyFetcher implements AutoCloseable {
+public final class KeyFetcher implements KeySource, AutoCloseable {
 
   static final int MAX_BYTES = 64 * 1024;
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
@@ -85,6 +85,7 @@ public final class KeyFetcher implements AutoCloseable {
   }
 
   /** Starts fetching the issuer's key set on the fetch threads; fails with a KeyFetchFailed. */
+  @Override
   public CompletableFuture<JWKSet> fetchAsync(IssuerRecord issuer) {
     try {
       return CompletableFuture.supplyAsync(() -> fetchKeys(issuer), pool);

@@ -23,23 +23,32 @@ public final class UpstreamKeySets {
 
   static final int MAX_WAITERS = 32;
 
-  private final KeyFetcher fetcher;
+  private final KeySource fetcher;
   private final Duration ttl;
   private final Duration refreshInterval;
   private final Clock clock;
   private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
+  /** An entry unused for longer holds neither fresh keys nor a throttle that still applies. */
+  private final Duration idleLimit;
+
   public UpstreamKeySets(KeyFetcher fetcher, Duration ttl, Duration refreshInterval, Clock clock) {
+    this((KeySource) fetcher, ttl, refreshInterval, clock);
+  }
+
+  UpstreamKeySets(KeySource fetcher, Duration ttl, Duration refreshInterval, Clock clock) {
     this.fetcher = fetcher;
     this.ttl = ttl;
     this.refreshInterval = refreshInterval;
     this.clock = clock;
+    this.idleLimit = ttl.compareTo(refreshInterval) >= 0 ? ttl : refreshInterval;
   }
 
   private static final class Entry {
     IssuerKeys keys;
     Instant fetchedAt;
     Instant lastAttempt;
+    Instant lastUsed;
     CompletableFuture<IssuerKeys> inflight;
     int waiters;
   }
@@ -61,12 +70,39 @@ public final class UpstreamKeySets {
     // The URLs are part of the key: an issuer updated to new URLs gets a fresh cache entry.
     String key =
         tenant + "\n" + issuer.issuer() + "\n" + issuer.jwksUrl() + "\n" + issuer.discoveryUrl();
+    Entry known = entries.get(key);
+    if (known != null) {
+      return known;
+    }
+    // A new key means an issuer added or edited: the entries of the issuers edited or removed
+    // since would otherwise stay for the node's lifetime. Keys come from the stored issuers, never
+    // from tokens, so a caller cannot make this run per request.
+    forgetIdle(clock.instant());
     return entries.computeIfAbsent(key, k -> new Entry());
+  }
+
+  private void forgetIdle(Instant now) {
+    entries
+        .values()
+        .removeIf(
+            entry -> {
+              synchronized (entry) {
+                return entry.inflight == null
+                    && entry.lastUsed != null
+                    && entry.lastUsed.plus(idleLimit).isBefore(now);
+              }
+            });
+  }
+
+  /** How many issuers' key sets are remembered. */
+  int remembered() {
+    return entries.size();
   }
 
   private CompletableFuture<IssuerKeys> load(Entry entry, IssuerRecord issuer, boolean forced) {
     synchronized (entry) {
       Instant now = clock.instant();
+      entry.lastUsed = now;
       boolean fresh = entry.keys != null && entry.fetchedAt.plus(ttl).isAfter(now);
       if (entry.inflight != null) {
         if (entry.waiters >= MAX_WAITERS) {

@@ -1,0 +1,94 @@
+package dev.controlplane.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jose.jwk.JWKSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class UpstreamKeySetsTest {
+
+  private static final Duration TTL = Duration.ofMinutes(5);
+  private static final Duration REFRESH = Duration.ofMinutes(1);
+
+  private Instant now = Instant.parse("2026-11-29T00:00:00Z");
+  private final AtomicInteger fetches = new AtomicInteger();
+
+  private final Clock clock =
+      new Clock() {
+        @Override
+        public ZoneOffset getZone() {
+          return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+          return this;
+        }
+
+        @Override
+        public Instant instant() {
+          return now;
+        }
+      };
+
+  private final UpstreamKeySets sets =
+      new UpstreamKeySets(
+          issuer -> {
+            fetches.incrementAndGet();
+            return CompletableFuture.completedFuture(new JWKSet());
+          },
+          TTL,
+          REFRESH,
+          clock);
+
+  private static IssuerRecord issuer(String jwksUrl) {
+    return new IssuerRecord("https://idp.example", List.of(), null, jwksUrl, null, null, null);
+  }
+
+  @Test
+  void aFreshKeySetIsFetchedOnceAndServedFromMemory() {
+    sets.keys("acme", issuer("https://idp.example/jwks")).join();
+    now = now.plus(Duration.ofMinutes(4));
+    sets.keys("acme", issuer("https://idp.example/jwks")).join();
+    assertThat(fetches).hasValue(1);
+  }
+
+  @Test
+  void keySetsOfIssuersEditedOrRemovedLongAgoAreForgottenWhenAnotherIssuerComesIn() {
+    for (int edit = 0; edit < 20; edit++) {
+      sets.keys("acme", issuer("https://idp.example/jwks/" + edit)).join();
+    }
+    assertThat(sets.remembered()).isEqualTo(20);
+    now = now.plus(Duration.ofMinutes(4));
+    // A token named a kid this set lacks: refetched now.
+    sets.refreshed("acme", issuer("https://idp.example/jwks/19")).join();
+
+    now = now.plus(Duration.ofMinutes(2));
+    sets.keys("acme", issuer("https://idp.example/jwks/new")).join();
+
+    // Idle for six minutes, past the TTL: gone. Refreshed two minutes ago: kept, and still fresh.
+    assertThat(sets.remembered()).isEqualTo(2);
+    int before = fetches.get();
+    sets.keys("acme", issuer("https://idp.example/jwks/19")).join();
+    assertThat(fetches).hasValue(before);
+  }
+
+  @Test
+  void aKeySetBeingFetchedIsNotForgotten() {
+    CompletableFuture<JWKSet> slow = new CompletableFuture<>();
+    UpstreamKeySets waiting = new UpstreamKeySets(issuer -> slow, TTL, REFRESH, clock);
+    CompletableFuture<IssuerKeys> pending = waiting.keys("acme", issuer("https://idp.example/a"));
+    now = now.plus(Duration.ofHours(1));
+    waiting.keys("acme", issuer("https://idp.example/b"));
+    assertThat(waiting.remembered()).isEqualTo(2);
+    slow.complete(new JWKSet());
+    assertThat(pending.join()).isNotNull();
+  }
+}
