@@ -14,11 +14,12 @@ import java.util.Map;
 /**
  * Failover under write load on the production deployment: a 3-node cluster against a PostgreSQL
  * primary with a synchronous standby. It kills the leader with {@code kill -9} {@code bench.kills}
- * times (default 50; the killed node is restarted before the next round) and fails the database
- * over {@code bench.db.failovers} times (default 10: crash the primary, promote the standby,
- * rebuild the old primary as the new standby), while a client writes continuously. For each kind it
- * prints the recovery time (fault to the first write acknowledged afterwards) as p50/p99/max and
- * the acknowledged writes lost (must be 0; the command exits 1 otherwise). Run it with
+ * times (default 50; the killed node is restarted before the next round), stops it as an
+ * orchestrator does (SIGTERM) {@code bench.stops} times (default 10), and fails the database over
+ * {@code bench.db.failovers} times (default 10: crash the primary, promote the standby, rebuild the
+ * old primary as the new standby), while a client writes continuously. For each kind it prints the
+ * recovery time (fault to the first write acknowledged afterwards) as p50/p99/max and the
+ * acknowledged writes lost (must be 0; the command exits 1 otherwise). Run it with
  * scripts/benchmark-failover.
  */
 public final class FailoverBenchmark {
@@ -29,6 +30,7 @@ public final class FailoverBenchmark {
 
   public static void main(String[] args) throws Exception {
     int kills = Integer.getInteger("bench.kills", 50);
+    int stops = Integer.getInteger("bench.stops", 10);
     int failovers = Integer.getInteger("bench.db.failovers", 10);
     int lost;
     try (PgPair db = PgPair.create("failover_bench");
@@ -65,6 +67,35 @@ public final class FailoverBenchmark {
             serving.get(round - 1),
             rejoins.get(round - 1));
       }
+      List<Long> stopRecoveries = new ArrayList<>();
+      List<Long> stopElections = new ArrayList<>();
+      List<Long> stopExits = new ArrayList<>();
+      for (int round = 1; round <= stops; round++) {
+        Node leader = cluster.awaitLeader(cluster.nodes(), WAIT);
+        load.awaitMoreAcks(20, WAIT);
+        long stoppedAt = System.nanoTime();
+        leader.terminate();
+        Node next = cluster.awaitLeader(cluster.others(leader), WAIT);
+        stopElections.add(millisSince(stoppedAt));
+        long recovery =
+            millis(load.awaitAckAfter(stoppedAt, leader.id, WAIT).atNanos() - stoppedAt);
+        stopRecoveries.add(recovery);
+        int exit = leader.awaitStopped(WAIT);
+        stopExits.add(millisSince(stoppedAt));
+        leader.start();
+        leader.awaitReady(WAIT);
+        cluster.awaitLeader(cluster.nodes(), WAIT);
+        System.out.printf(
+            "stop %2d: %s sent SIGTERM, %s leads after %d ms, first acknowledged write after %d ms;"
+                + " the stopped JVM exited (code %d) after %d ms%n",
+            round,
+            leader.id,
+            next.id,
+            stopElections.get(round - 1),
+            recovery,
+            exit,
+            stopExits.get(round - 1));
+      }
       List<Long> dbRecoveries = new ArrayList<>();
       List<Long> afterPromotion = new ArrayList<>();
       for (int round = 1; round <= failovers; round++) {
@@ -96,6 +127,10 @@ public final class FailoverBenchmark {
       System.out.printf("  new leader agreed ms                %s%n", summary(elections));
       System.out.printf("  restart -> application serving ms   %s%n", summary(serving));
       System.out.printf("  serving -> ready, leader agreed ms  %s%n", summary(rejoins));
+      System.out.printf("leader stops (SIGTERM)                %d%n", stops);
+      System.out.printf("  recovery (signal -> first ack) ms   %s%n", summary(stopRecoveries));
+      System.out.printf("  new leader agreed ms                %s%n", summary(stopElections));
+      System.out.printf("  signal -> JVM exited ms             %s%n", summary(stopExits));
       System.out.printf("database failovers                    %d%n", failovers);
       System.out.printf(
           "  recovery (crash -> first ack on new primary) ms %s%n", summary(dbRecoveries));

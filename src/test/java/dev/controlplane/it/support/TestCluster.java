@@ -193,6 +193,18 @@ public final class TestCluster implements AutoCloseable {
       process.close();
     }
 
+    /** SIGTERM, as an orchestrator stops a node; returns at once, see {@link #awaitStopped}. */
+    public void terminate() throws Exception {
+      process.terminate();
+    }
+
+    /** Waits for the JVM stopped by {@link #terminate} to exit; returns its exit code. */
+    public int awaitStopped(Duration timeout) throws Exception {
+      int exit = process.awaitExit(timeout);
+      process.close();
+      return exit;
+    }
+
     public void freeze() throws Exception {
       process.freeze();
       frozen = true;
