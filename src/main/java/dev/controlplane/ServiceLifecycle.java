@@ -41,9 +41,10 @@ import javax.sql.DataSource;
  * Starts the service in dependency order — settings, schema, leadership, change delivery (the watch
  * hub and its image), the write pipeline, leader duties, gRPC, then a check of the HTTP listener —
  * and stops it in reverse, after first ending the open watches (they tell brokers to resume on
- * another node, and the gRPC server's grace period then waits for none). If any step fails the
- * process exits ({@link FatalStop}), so that a supervisor sees a failed start instead of a server
- * that answers without its application.
+ * another node, and the gRPC server's grace period then waits for none) and giving up leadership
+ * (the others elect a successor meanwhile). If any step fails the process exits ({@link
+ * FatalStop}), so that a supervisor sees a failed start instead of a server that answers without
+ * its application.
  */
 @ApplicationScoped
 public class ServiceLifecycle {
@@ -198,6 +199,10 @@ public class ServiceLifecycle {
   void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
     state.stopping();
     hub.closeWatches();
+    // Leadership goes before everything else: the others elect a successor while this node
+    // finishes stopping, instead of after. Writes still in this node's pipeline are fenced off by
+    // the successor's term, as after any change of leader.
+    leadership.stop();
     if (bootstrap != null) {
       bootstrap.stop();
     }
@@ -215,7 +220,6 @@ public class ServiceLifecycle {
     }
     pipeline.stop();
     hub.stop();
-    leadership.stop();
   }
 
   private void startLeadership() {
