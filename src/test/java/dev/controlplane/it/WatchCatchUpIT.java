@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.IsolatedServer;
+import dev.controlplane.it.support.Metrics;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.WatchCollector;
 import dev.controlplane.proto.v1.MetadataUpdate;
@@ -52,7 +53,32 @@ class WatchCatchUpIT {
           }
           watch.close();
         }
+        watchesResumingFromOnePlaceShareTheirReadsOfTheLog(node, grpc, live);
       }
     }
+  }
+
+  /**
+   * Brokers resuming after a failover want about the same versions: the node reads each page of the
+   * log once for all of them, not once per watch (at most once per drainer thread when two miss the
+   * page at the same moment).
+   */
+  private static void watchesResumingFromOnePlaceShareTheirReadsOfTheLog(
+      IsolatedServer node, Grpc grpc, long head) throws Exception {
+    String reads = "controlplane_watch_log_reads_total";
+    double before = Metrics.valueIn(Metrics.scrape(node.httpPort()), reads, "");
+    List<WatchCollector> resumed = new ArrayList<>();
+    for (int i = 0; i < WATCHES; i++) {
+      resumed.add(WatchCollector.open(grpc.metadataAsync(), 1));
+    }
+    for (WatchCollector watch : resumed) {
+      assertThat(watch.awaitVersion(head, Duration.ofSeconds(30))).isTrue();
+      assertThat(watch.updates()).hasSize((int) head - 1);
+      watch.close();
+    }
+    double after = Metrics.valueIn(Metrics.scrape(node.httpPort()), reads, "");
+    assertThat(after - before)
+        .as("pages read from the table for %d watches resuming from version 1", WATCHES)
+        .isBetween(0.0, 2.0);
   }
 }

@@ -83,6 +83,13 @@ public class WatchHub implements CommitSignal, CommitListener {
   private final ConcurrentSkipListMap<Long, MetadataUpdate> window = new ConcurrentSkipListMap<>();
 
   /**
+   * 16 pages of 500: about as many updates as the default window, shared by every watcher behind it
+   * however many there are.
+   */
+  private final LogPages logPages =
+      new LogPages((after, limit) -> changeLog.readAfter(after, limit), 500, 16, this::logPageRead);
+
+  /**
    * The open watchers, by the thread their deliveries from memory run on (each connection's event
    * loop): a commit wakes each group with one task instead of one hand-off per watcher.
    */
@@ -248,8 +255,13 @@ public class WatchHub implements CommitSignal, CommitListener {
     return window.get(version);
   }
 
-  List<MetadataUpdate> readFromLog(long after, int limit) {
-    return changeLog.readAfter(after, limit);
+  /** Updates from the log including {@code version}, or what the log holds from there on. */
+  List<MetadataUpdate> logPage(long version) {
+    return logPages.containing(version);
+  }
+
+  private void logPageRead() {
+    metrics.logPageRead();
   }
 
   void remove(Watcher watcher) {
@@ -402,6 +414,7 @@ public class WatchHub implements CommitSignal, CommitListener {
     MetadataImage reloaded = loadImage();
     synchronized (advance) {
       window.clear();
+      logPages.clear();
       image = reloaded;
     }
     metrics.imageReloaded();

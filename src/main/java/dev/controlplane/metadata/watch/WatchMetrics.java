@@ -14,6 +14,7 @@ public class WatchMetrics {
 
   private Counter cutOffs;
   private Counter imageReloads;
+  private Counter logPageReads;
 
   void register(WatchHub hub) {
     registry.gauge(
@@ -45,6 +46,20 @@ public class WatchMetrics {
                     "Times this node reloaded its metadata image from the tables because the"
                         + " retained change log no longer reached back to it")
                 .build());
+    logPageReads =
+        registry.counter(
+            Metadata.builder()
+                .withName("controlplane.watch.log.reads")
+                .withDescription(
+                    "Pages of the change log read from the table for watches behind the window;"
+                        + " watches catching up from the same place share each read")
+                .build());
+  }
+
+  void logPageRead() {
+    if (logPageReads != null) {
+      logPageReads.inc();
+    }
   }
 
   void imageReloaded() {

@@ -3,28 +3,30 @@ package dev.controlplane.metadata.watch;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.metadata.model.MetadataUpdate;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One open watch. It remembers the last version it handed to its sink and pulls what follows from
- * the hub's window, or from the table while it catches up. Work on a watcher runs one task at a
- * time ({@link #scheduled}), so the sink is never called concurrently: on the sink's own thread
- * ({@link WatchSink#deliveryExecutor()}) while what it needs is in memory, on the hub's executor
- * when it must read the log, which may block.
+ * the hub's window, or from the shared pages of the log while it catches up. Work on a watcher runs
+ * one task at a time ({@link #scheduled}), so the sink is never called concurrently: on the sink's
+ * own thread ({@link WatchSink#deliveryExecutor()}) while what it needs is in memory, on the hub's
+ * executor when it must read the log, which may block.
  */
 final class Watcher implements Watch {
-
-  private static final int CATCH_UP_BATCH = 500;
 
   private final WatchHub hub;
   private final WatchSink sink;
   private final Executor fromMemory;
   private final Executor fromLog;
   private final AtomicBoolean scheduled = new AtomicBoolean();
-  private final ArrayDeque<MetadataUpdate> fetched = new ArrayDeque<>();
+
+  /**
+   * The log page the running task sends from; dropped when the task ends, so a watcher waiting for
+   * its transport holds no updates (the page stays shared in the hub's {@link LogPages}).
+   */
+  private List<MetadataUpdate> page;
 
   /** Set by {@link #next} for the running task only; read and reset by that same task. */
   private boolean logNeeded;
@@ -157,6 +159,7 @@ final class Watcher implements Watch {
           ControlPlaneException.unavailable(
               "the watch failed on the server; resume from your version", e));
     } finally {
+      page = null;
       scheduled.set(false);
     }
     if (!closed && sink.ready() && (needsLog || position < hub.head() || progressDue)) {
@@ -173,11 +176,9 @@ final class Watcher implements Watch {
     if (wanted > hub.head()) {
       return null;
     }
-    while (!fetched.isEmpty() && fetched.peekFirst().version() < wanted) {
-      fetched.pollFirst();
-    }
-    if (!fetched.isEmpty()) {
-      return fetched.pollFirst();
+    MetadataUpdate inPage = LogPages.find(page, wanted);
+    if (inPage != null) {
+      return inPage;
     }
     MetadataUpdate inWindow = hub.fromWindow(wanted);
     if (inWindow != null) {
@@ -187,13 +188,13 @@ final class Watcher implements Watch {
       logNeeded = true;
       return null;
     }
-    List<MetadataUpdate> batch = hub.readFromLog(position, CATCH_UP_BATCH);
-    if (batch.isEmpty() || batch.get(0).version() != wanted) {
+    page = hub.logPage(wanted);
+    MetadataUpdate read = LogPages.find(page, wanted);
+    if (read == null) {
       throw new ControlPlaneException(
           ErrorCode.OUT_OF_RANGE,
           "version " + position + " is older than the retained history; take a new snapshot");
     }
-    fetched.addAll(batch);
-    return fetched.pollFirst();
+    return read;
   }
 }
