@@ -42,9 +42,10 @@ import javax.sql.DataSource;
  * hub and its image), the write pipeline, leader duties, gRPC, then a check of the HTTP listener —
  * and stops it in reverse, after first ending the open watches (they tell brokers to resume on
  * another node, and the gRPC server's grace period then waits for none) and giving up leadership
- * (the others elect a successor meanwhile). If any step fails the process exits ({@link
- * FatalStop}), so that a supervisor sees a failed start instead of a server that answers without
- * its application.
+ * (the others elect a successor meanwhile); on SIGTERM those two happen as the signal arrives,
+ * before Liberty's wait for its requests. If any step fails the process exits ({@link FatalStop}),
+ * so that a supervisor sees a failed start instead of a server that answers without its
+ * application.
  */
 @ApplicationScoped
 public class ServiceLifecycle {
@@ -85,6 +86,8 @@ public class ServiceLifecycle {
   private GrpcServer grpc;
   private BootstrapListener bootstrap;
   private TransportSecurity tls;
+  private Thread onSignal;
+  private boolean handedOver;
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
     try {
@@ -133,6 +136,7 @@ public class ServiceLifecycle {
       startBootstrap();
       tls.warnAboutSettings(config.brokerToken().isPresent());
       state.started();
+      handOverOnSignal();
       checkHttpListener();
       LOG.info("control plane node " + config.nodeId() + " started");
     } catch (RuntimeException e) {
@@ -196,13 +200,42 @@ public class ServiceLifecycle {
     bootstrap.start();
   }
 
-  void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
+  /**
+   * On SIGTERM Liberty first waits, up to 30 s, for the HTTP requests it is serving (one slow
+   * client is enough), and stops the application only after that. A leader must not lead through
+   * that wait: its HTTP port is closed, so clients told to write to it find nobody. JVM shutdown
+   * hooks run when the signal arrives, alongside Liberty's own.
+   */
+  private void handOverOnSignal() {
+    onSignal = new Thread(this::handOver, "controlplane-signal");
+    Runtime.getRuntime().addShutdownHook(onSignal);
+  }
+
+  /**
+   * Ends the open watches (brokers resume on another node) and gives up leadership, once; a second
+   * caller waits for the first. Leadership goes before everything else: the others elect a
+   * successor while this node finishes stopping. Writes still in this node's pipeline are fenced
+   * off by the successor's term, as after any change of leader.
+   */
+  private synchronized void handOver() {
+    if (handedOver) {
+      return;
+    }
+    handedOver = true;
     state.stopping();
     hub.closeWatches();
-    // Leadership goes before everything else: the others elect a successor while this node
-    // finishes stopping, instead of after. Writes still in this node's pipeline are fenced off by
-    // the successor's term, as after any change of leader.
     leadership.stop();
+  }
+
+  void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {
+    if (onSignal != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(onSignal);
+      } catch (IllegalStateException jvmExiting) {
+        // The hook has run or is running; handOver waits for it.
+      }
+    }
+    handOver();
     if (bootstrap != null) {
       bootstrap.stop();
     }

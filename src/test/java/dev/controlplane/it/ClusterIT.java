@@ -457,6 +457,53 @@ class ClusterIT {
     assertThat(status.exit()).as(status.toString()).isZero();
   }
 
+  /**
+   * A rolling restart stops the leader with SIGTERM. Liberty first waits (up to 30 s) for the
+   * requests it is serving, here one whose client sends its body slowly, and only then stops the
+   * application. The node must not hold leadership through that wait: it gives it up when the
+   * signal arrives, and a successor leads while the old JVM is still stopping.
+   */
+  @Test
+  @Order(6)
+  void aLeaderStoppedWithSigtermHandsOverAtOnceWhileASlowRequestKeepsItsServerStopping()
+      throws Exception {
+    Node leader = cluster.awaitLeader(ELECTION);
+    try (java.net.Socket slow = new java.net.Socket("127.0.0.1", leader.httpPort())) {
+      String body = Http.tenant("slow-body", "sent slowly");
+      var out = slow.getOutputStream();
+      out.write(
+          ("PUT /v1/tenants/slow-body HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  + "Authorization: Bearer "
+                  + SharedServer.OPERATOR_TOKEN
+                  + "\r\nContent-Type: application/json\r\nContent-Length: "
+                  + body.length()
+                  + "\r\n\r\n"
+                  + body.substring(0, 5))
+              .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      out.flush();
+      Thread.sleep(500); // the request is on a server thread, waiting for the rest of its body
+
+      long signalled = System.nanoTime();
+      leader.terminate();
+      Node successor = cluster.awaitLeader(cluster.others(leader), Duration.ofSeconds(15));
+      long handedOverMillis = (System.nanoTime() - signalled) / 1_000_000;
+      System.out.printf(
+          "SIGTERM to %s: %s leads after %d ms%n", leader.id, successor.id, handedOverMillis);
+      assertThat(leader.process().isAlive())
+          .as("the stopped leader is still waiting for its slow request")
+          .isTrue();
+      assertThat(
+              successor
+                  .http()
+                  .put("/v1/tenants/after-handover", Http.tenant("after-handover", "x"))
+                  .status())
+          .isEqualTo(201);
+    }
+    leader.awaitStopped(Duration.ofSeconds(60));
+    leader.start().awaitReady(START);
+    cluster.awaitLeader(cluster.nodes(), ELECTION);
+  }
+
   /** Waits until {@code node} reports exactly {@code expected} as configured differently. */
   private static void awaitMembersDisagreeing(Node node, List<String> expected)
       throws InterruptedException {
