@@ -136,6 +136,12 @@ public class ControlPlaneConfig {
   @ConfigProperty(name = "service.controlplane.write.queue.limit", defaultValue = "10000")
   String writeQueueLimit;
 
+  @Inject
+  @ConfigProperty(
+      name = "service.controlplane.grpc.max.calls.per.connection",
+      defaultValue = "1000")
+  String grpcMaxCallsPerConnection;
+
   private static final Duration MIN_KEEPALIVE_TIME = Duration.ofSeconds(10);
 
   @Inject
@@ -307,6 +313,19 @@ public class ControlPlaneConfig {
         Settings.integer("service.controlplane.write.queue.limit", writeQueueLimit, 1, 1_000_000);
   }
 
+  /**
+   * How many calls one gRPC connection may have open at once (HTTP/2's MAX_CONCURRENT_STREAMS):
+   * each open watch holds buffers on the node, and one connection must not open them without end.
+   */
+  public int grpcMaxCallsPerConnection() {
+    return (int)
+        Settings.integer(
+            "service.controlplane.grpc.max.calls.per.connection",
+            grpcMaxCallsPerConnection,
+            1,
+            1_000_000);
+  }
+
   /** How long a gRPC connection may stay silent before the node pings its client. */
   public Duration grpcKeepaliveTime() {
     Duration d = duration("service.controlplane.grpc.keepalive.time", grpcKeepaliveTime);
@@ -363,6 +382,7 @@ public class ControlPlaneConfig {
     problems.check(this::writeQueueLimit);
     problems.check(this::grpcKeepaliveTime);
     problems.check(this::grpcKeepaliveTimeout);
+    problems.check(this::grpcMaxCallsPerConnection);
     problems.check(
         () -> {
           if (raftFailureTimeout().toMillis() < 500) {

@@ -92,6 +92,8 @@ public final class GrpcServer {
             .keepAliveTimeout(config.grpcKeepaliveTimeout().toNanos(), TimeUnit.NANOSECONDS)
             .permitKeepAliveTime(10, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
+            // Clients queue calls beyond it until one ends: a broker needs a handful.
+            .maxConcurrentCallsPerConnection(config.grpcMaxCallsPerConnection())
             .maxInboundMessageSize(4 * 1024 * 1024)
             .intercept(new AuditOriginInterceptor(guarded))
             .intercept(

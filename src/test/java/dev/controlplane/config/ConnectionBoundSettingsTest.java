@@ -14,6 +14,7 @@ class ConnectionBoundSettingsTest {
     config.grpcKeepaliveTime = time;
     config.grpcKeepaliveTimeout = timeout;
     config.writeQueueLimit = queueLimit;
+    config.grpcMaxCallsPerConnection = "1000";
     return config;
   }
 
@@ -23,6 +24,17 @@ class ConnectionBoundSettingsTest {
     assertThat(config.grpcKeepaliveTime()).isEqualTo(Duration.ofSeconds(30));
     assertThat(config.grpcKeepaliveTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.writeQueueLimit()).isEqualTo(10_000);
+    assertThat(config.grpcMaxCallsPerConnection()).isEqualTo(1000);
+  }
+
+  @Test
+  void aConnectionWithoutRoomForACallIsRefused() {
+    ControlPlaneConfig config = config("30s", "10s", "1");
+    config.grpcMaxCallsPerConnection = "0";
+    assertThatThrownBy(config::grpcMaxCallsPerConnection)
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageStartingWith("SERVICE_CONTROLPLANE_GRPC_MAX_CALLS_PER_CONNECTION = '0'")
+        .hasMessageEndingWith("is not between 1 and 1000000");
   }
 
   @Test

@@ -40,7 +40,8 @@ class WatchEndsIT {
             Map.of(
                 "SERVICE_CONTROLPLANE_WATCH_PROGRESS_INTERVAL", "1s",
                 "SERVICE_CONTROLPLANE_GRPC_KEEPALIVE_TIME", "10s",
-                "SERVICE_CONTROLPLANE_GRPC_KEEPALIVE_TIMEOUT", "2s"));
+                "SERVICE_CONTROLPLANE_GRPC_KEEPALIVE_TIMEOUT", "2s",
+                "SERVICE_CONTROLPLANE_GRPC_MAX_CALLS_PER_CONNECTION", "3"));
   }
 
   @AfterAll
@@ -81,6 +82,37 @@ class WatchEndsIT {
 
   @Test
   @Order(2)
+  void aConnectionCarriesAtMostTheConfiguredCallsAndTheNextStartsWhenOneEnds() throws Exception {
+    try (Grpc crowded = new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN);
+        Grpc another = new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN);
+        WatchCollector first = WatchCollector.open(crowded.metadataAsync(), 0);
+        WatchCollector second = WatchCollector.open(crowded.metadataAsync(), 0);
+        WatchCollector third = WatchCollector.open(crowded.metadataAsync(), 0)) {
+      for (WatchCollector watch : new WatchCollector[] {first, second, third}) {
+        assertThat(watch.awaitProgress(Duration.ofSeconds(10))).as(watch.state()).isTrue();
+      }
+      try (WatchCollector waiting = WatchCollector.open(crowded.metadataAsync(), 0);
+          WatchCollector elsewhere = WatchCollector.open(another.metadataAsync(), 0)) {
+        // An open watch at the head gets a progress notice every second (the setting above).
+        assertThat(elsewhere.awaitProgress(Duration.ofSeconds(10))).as(elsewhere.state()).isTrue();
+        assertThat(waiting.awaitProgress(Duration.ofSeconds(3)))
+            .as("a fourth call on a connection that may carry three: " + waiting.state())
+            .isFalse();
+        // Three on the crowded connection and one elsewhere (the first test's are gone by now).
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (watches() != 4 && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
+        assertThat(watches()).as("watches open on the node").isEqualTo(4);
+
+        first.close();
+        assertThat(waiting.awaitProgress(Duration.ofSeconds(10))).as(waiting.state()).isTrue();
+      }
+    }
+  }
+
+  @Test
+  @Order(3)
   void aStoppingNodeTellsItsWatchersToResumeOnAnotherNode() throws Exception {
     try (Grpc grpc = new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN);
         WatchCollector first = WatchCollector.open(grpc.metadataAsync(), 0);
