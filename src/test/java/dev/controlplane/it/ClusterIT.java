@@ -499,9 +499,7 @@ class ClusterIT {
                   .status())
           .isEqualTo(201);
     }
-    leader.awaitStopped(Duration.ofSeconds(60));
-    leader.start().awaitReady(START);
-    cluster.awaitLeader(cluster.nodes(), ELECTION);
+    // The last test of the class: the stopped node is not started again.
   }
 
   /** Waits until {@code node} reports exactly {@code expected} as configured differently. */

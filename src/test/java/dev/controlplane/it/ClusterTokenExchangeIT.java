@@ -222,46 +222,40 @@ class ClusterTokenExchangeIT {
     List<Node> followers = cluster.others(leader);
     Node other = followers.get(0);
     Node alone = followers.get(1);
+    // The last test of the class: the nodes it stops are not started again.
     leader.kill();
-    try {
-      for (Node follower : followers) {
-        Http.Reply reply = exchange(follower, "alice");
-        assertThat(reply.status())
-            .as("%s right after the leader was killed: %s", follower.id, reply.body())
-            .isEqualTo(200);
-      }
-      // One node of three: no quorum, no leader, admin reads refused.
-      other.kill();
-      Http operator = new Http(alone.httpPort(), SharedServer.OPERATOR_TOKEN);
-      Http.awaitStatus(() -> operator.get("/v1/tenants/" + TENANT).status(), 503, SETTLE);
-      assertThat(alone.readiness().orElseThrow().path("leader").asText()).isEmpty();
-
-      Http.Reply issued = exchange(alone, "alice");
-      assertThat(issued.status())
-          .as("an exchange without a leader: %s", issued.body())
+    for (Node follower : followers) {
+      Http.Reply reply = exchange(follower, "alice");
+      assertThat(reply.status())
+          .as("%s right after the leader was killed: %s", follower.id, reply.body())
           .isEqualTo(200);
-      assertThat(Auth.perms(issued)).containsExactlyInAnyOrderElementsOf(ADMIN_PERMS);
-      SignedJWT token = SignedJWT.parse(issued.json().path("service_token").asText());
-      OctetKeyPair key = (OctetKeyPair) jwks(alone).getKeyByKeyId(token.getHeader().getKeyID());
-      assertThat(key).as("the key set without a leader").isNotNull();
-      assertThat(token.verify(new Ed25519Verifier(key))).isTrue();
-      assertThat(exchange(alone, "bob").status()).as("still no grant for bob").isEqualTo(403);
-      Http.Reply adminRead =
-          new Http(alone.httpPort(), token.serialize()).get("/v1/tenants/" + TENANT);
-      assertThat(adminRead.status()).as("an admin read without a leader").isEqualTo(503);
+    }
+    // One node of three: no quorum, no leader, admin reads refused.
+    other.kill();
+    Http operator = new Http(alone.httpPort(), SharedServer.OPERATOR_TOKEN);
+    Http.awaitStatus(() -> operator.get("/v1/tenants/" + TENANT).status(), 503, SETTLE);
+    assertThat(alone.readiness().orElseThrow().path("leader").asText()).isEmpty();
 
-      other.start().awaitReady(SETTLE);
-      Node elected = cluster.awaitLeader(followers, SETTLE);
-      for (Node node : followers) {
-        assertThat(exchange(node, "alice").status())
-            .as("%s once %s leads", node.id, elected.id)
-            .isEqualTo(200);
-      }
-    } finally {
-      if (!other.isRunning()) {
-        other.start().awaitReady(SETTLE);
-      }
-      leader.start().awaitReady(SETTLE);
+    Http.Reply issued = exchange(alone, "alice");
+    assertThat(issued.status())
+        .as("an exchange without a leader: %s", issued.body())
+        .isEqualTo(200);
+    assertThat(Auth.perms(issued)).containsExactlyInAnyOrderElementsOf(ADMIN_PERMS);
+    SignedJWT token = SignedJWT.parse(issued.json().path("service_token").asText());
+    OctetKeyPair key = (OctetKeyPair) jwks(alone).getKeyByKeyId(token.getHeader().getKeyID());
+    assertThat(key).as("the key set without a leader").isNotNull();
+    assertThat(token.verify(new Ed25519Verifier(key))).isTrue();
+    assertThat(exchange(alone, "bob").status()).as("still no grant for bob").isEqualTo(403);
+    Http.Reply adminRead =
+        new Http(alone.httpPort(), token.serialize()).get("/v1/tenants/" + TENANT);
+    assertThat(adminRead.status()).as("an admin read without a leader").isEqualTo(503);
+
+    other.start().awaitReady(SETTLE);
+    Node elected = cluster.awaitLeader(followers, SETTLE);
+    for (Node node : followers) {
+      assertThat(exchange(node, "alice").status())
+          .as("%s once %s leads", node.id, elected.id)
+          .isEqualTo(200);
     }
   }
 

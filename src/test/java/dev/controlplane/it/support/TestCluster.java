@@ -144,10 +144,25 @@ public final class TestCluster implements AutoCloseable {
     return awaitLeader(nodes.stream().filter(Node::isRunning).toList(), timeout);
   }
 
+  /**
+   * Stops every node at once: each takes several seconds to shut Liberty down after its signal,
+   * which one after the other added 15-30 s to every cluster test class.
+   */
   @Override
   public void close() {
+    List<Thread> closing = new java.util.ArrayList<>();
     for (Node node : nodes) {
-      node.close();
+      Thread t = new Thread(node::close, "close-" + node.id);
+      t.start();
+      closing.add(t);
+    }
+    for (Thread t : closing) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 
