@@ -65,17 +65,38 @@ final class BatchRunner {
 
   void run(List<Pending<?>> batch, long term) {
     try {
-      if (committed == null || committed.term() != term) {
-        committed =
-            StateLoader.catchUp(connection.get(), term, listener.image(), codec::readStored);
-      }
+      loadFor(term);
     } catch (SQLException | RuntimeException e) {
-      connection.close();
-      committed = null;
       fail(batch, unavailable(e));
       return;
     }
     attempt(batch, term, true);
+  }
+
+  /**
+   * Loads the write state of {@code term} before any write of it arrives, so that a new leader's
+   * first write does not wait for its connection and state (55-130 ms measured after an orderly
+   * stop). A failure is left for the first batch, which tries again and reports it.
+   */
+  void prepare(long term) {
+    try {
+      loadFor(term);
+    } catch (SQLException | RuntimeException e) {
+      LOG.fine("the write state of term " + term + " is not loaded yet: " + e);
+    }
+  }
+
+  private void loadFor(long term) throws SQLException {
+    if (committed != null && committed.term() == term) {
+      return;
+    }
+    try {
+      committed = StateLoader.catchUp(connection.get(), term, listener.image(), codec::readStored);
+    } catch (SQLException | RuntimeException e) {
+      connection.close();
+      committed = null;
+      throw e;
+    }
   }
 
   private void attempt(List<Pending<?>> batch, long term, boolean mayReload) {

@@ -23,6 +23,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -34,8 +35,9 @@ import java.util.logging.Logger;
  * {@link #start} after leadership and the watch hub; {@link #stop} fails what is still queued. On
  * every node it runs one thread, but accepts operations only while this node holds a fencing term
  * ({@link WriteGuard}); a follower refuses at {@link #submit} with {@code not_leader}. The write
- * state is loaded from the database by the first batch of each term, so a new leader starts from
- * exactly what its predecessors committed.
+ * state of each term is loaded from the database as soon as this node leads in it, while no write
+ * waits (otherwise by the term's first batch), so a new leader starts from exactly what its
+ * predecessors committed and its first write does not wait for the loading.
  *
  * <h2>Batches</h2>
  *
@@ -86,6 +88,10 @@ public class WritePipeline {
 
   private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
   static final int MAX_BATCH = 512;
+
+  /** How often an idle pipeline looks whether this node won a term whose state is not loaded. */
+  private static final long PREPARE_CHECK_MILLIS = 50;
+
   private static final Duration WAIT = Duration.ofSeconds(120);
 
   @Inject ControlPlaneConfig config;
@@ -105,6 +111,9 @@ public class WritePipeline {
   private AuditLines lines;
   private PipelineConnection connection;
   private Thread thread;
+
+  /** Pipeline thread only: when an idle pipeline may next try to load a term's state. */
+  private long nextPrepareAt = System.nanoTime();
 
   public void start(CommitListener listener) {
     queue = new LinkedBlockingQueue<>(config.writeQueueLimit());
@@ -221,7 +230,12 @@ public class WritePipeline {
     while (running) {
       List<Pending<?>> drained = new ArrayList<>();
       try {
-        drained.add(queue.take());
+        Pending<?> first = queue.poll(PREPARE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          prepareForTerm();
+          continue;
+        }
+        drained.add(first);
       } catch (InterruptedException e) {
         break;
       }
@@ -242,6 +256,20 @@ public class WritePipeline {
     }
     failQueued();
     connection.close();
+  }
+
+  /** While no write waits: a node that has just won a term loads its write state at once. */
+  private void prepareForTerm() {
+    OptionalLong term = leadership.term();
+    if (term.isEmpty() || System.nanoTime() - nextPrepareAt < 0) {
+      return;
+    }
+    runner.prepare(term.getAsLong());
+    published = runner.committed();
+    if (published == null) {
+      // The database does not answer: do not ask it 20 times a second while nobody writes.
+      nextPrepareAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    }
   }
 
   private void runBatch(List<Pending<?>> batch) {

@@ -29,12 +29,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Backpressure of the leader's write pipeline, against a real PostgreSQL: while a batch cannot
- * commit (here another transaction holds the {@code cluster_state} row), writes queue up to the
- * configured limit, the next one is refused at once with nothing written, and every write that was
- * queued commits once the database moves again.
+ * The leader's write pipeline at its edges, against a real PostgreSQL. Backpressure: while a batch
+ * cannot commit (here another transaction holds the {@code cluster_state} row), writes queue up to
+ * the configured limit, the next one is refused at once with nothing written, and every write that
+ * was queued commits once the database moves again. A node that leads loads its write state before
+ * the first write arrives, so that write does not wait for it after a failover.
  */
-class WriteQueueLimitIT {
+class LeaderPipelineIT {
 
   private static final String URL = TestDatabase.url(TestDatabase.name() + "_empty");
   private static final long TERM = 3;
@@ -88,6 +89,26 @@ class WriteQueueLimitIT {
         .extracting(TestDatabase.LogRow::version)
         .containsExactly(1L, 2L, 3L, 4L);
     assertThat(tenantNames()).containsExactlyInAnyOrder("stuck", "first", "second", "after");
+  }
+
+  @Test
+  void aLeadingNodeLoadsItsWriteStateBeforeAnyWriteArrives() throws Exception {
+    WritePipeline pipeline = pipeline();
+    pipeline.start(new LatestImage());
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (pipeline.committedImage().isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(pipeline.committedImage())
+          .as("the state of term %d with no write submitted", TERM)
+          .isPresent();
+      assertThat(pipeline.committedImage().orElseThrow().version()).isZero();
+      pipeline.commitAsync(tenant("first")).get(30, TimeUnit.SECONDS);
+      assertThat(pipeline.committedImage().orElseThrow().version()).isEqualTo(1);
+    } finally {
+      pipeline.stop();
+    }
   }
 
   /** The pipeline's batch transaction waits for the row lock: the first write left the queue. */
