@@ -17,6 +17,7 @@ import dev.controlplane.config.UnknownVariables;
 import dev.controlplane.db.SchemaMigrations;
 import dev.controlplane.error.PortUnavailableException;
 import dev.controlplane.grpc.GrpcServer;
+import dev.controlplane.grpc.RpcPoolMetrics;
 import dev.controlplane.http.BootstrapListener;
 import dev.controlplane.http.HttpListenerCheck;
 import dev.controlplane.http.ListenerIdentity;
@@ -57,6 +58,7 @@ public class ServiceLifecycle {
   @Inject WatchHub hub;
   @Inject SnapshotService snapshots;
   @Inject SnapshotMetrics snapshotMetrics;
+  @Inject RpcPoolMetrics rpcPoolMetrics;
   @Inject BrokerRegistry brokers;
   @Inject FailureDetector failureDetector;
   @Inject RetentionTrimmer retention;
@@ -132,6 +134,7 @@ public class ServiceLifecycle {
           authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
       grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin, tls);
       snapshotMetrics.register(grpc.snapshotSlots());
+      rpcPoolMetrics.register(grpc.rpcPool());
       grpc.start();
       startBootstrap();
       tls.warnAboutSettings(config.brokerToken().isPresent());

@@ -142,6 +142,10 @@ public class ControlPlaneConfig {
       defaultValue = "1000")
   String grpcMaxCallsPerConnection;
 
+  @Inject
+  @ConfigProperty(name = "service.controlplane.grpc.queue.limit", defaultValue = "10000")
+  String grpcQueueLimit;
+
   private static final Duration MIN_KEEPALIVE_TIME = Duration.ofSeconds(10);
 
   @Inject
@@ -326,6 +330,12 @@ public class ControlPlaneConfig {
             1_000_000);
   }
 
+  /** How many tasks of gRPC calls may wait for the node's RPC threads before calls are refused. */
+  public int grpcQueueLimit() {
+    return (int)
+        Settings.integer("service.controlplane.grpc.queue.limit", grpcQueueLimit, 1, 1_000_000);
+  }
+
   /** How long a gRPC connection may stay silent before the node pings its client. */
   public Duration grpcKeepaliveTime() {
     Duration d = duration("service.controlplane.grpc.keepalive.time", grpcKeepaliveTime);
@@ -383,6 +393,7 @@ public class ControlPlaneConfig {
     problems.check(this::grpcKeepaliveTime);
     problems.check(this::grpcKeepaliveTimeout);
     problems.check(this::grpcMaxCallsPerConnection);
+    problems.check(this::grpcQueueLimit);
     problems.check(
         () -> {
           if (raftFailureTimeout().toMillis() < 500) {

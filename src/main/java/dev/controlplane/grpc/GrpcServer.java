@@ -49,6 +49,7 @@ public final class GrpcServer {
   private final HealthStatusManager health = new HealthStatusManager();
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
+  private final RpcPool rpcPool;
   private final ExecutorService executor;
   private final SnapshotSlots snapshotSlots;
   private final ScheduledExecutorService checks;
@@ -67,7 +68,8 @@ public final class GrpcServer {
     // the application starts, and binding the port must happen during start.
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
     this.workers = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-worker", true));
-    this.executor = Executors.newFixedThreadPool(16, threads);
+    this.rpcPool = new RpcPool(threads, config.grpcQueueLimit());
+    this.executor = rpcPool.executor();
     this.snapshotSlots =
         new SnapshotSlots(config.snapshotMaxConcurrent(), config.watchStallTimeout(), executor);
     this.checks =
@@ -84,7 +86,7 @@ public final class GrpcServer {
             .workerEventLoopGroup(workers)
             .channelType(NioServerSocketChannel.class)
             .executor(CallExecutors.INLINE)
-            .callExecutor(new CallExecutors(executor))
+            .callExecutor(new CallExecutors(rpcPool))
             .addStreamTracerFactory(new TransportThread(workers))
             // Pings from the node find a broker that vanished without closing its connection:
             // its watch would otherwise hold a stream and its buffers until TCP gives up.
@@ -99,6 +101,8 @@ public final class GrpcServer {
             .intercept(
                 new BrokerCredentialInterceptor(config.brokerToken(), guarded, tls.brokers()))
             .intercept(adminAuth)
+            // Added last, so it runs first.
+            .intercept(new RefusedCalls())
             .addService(
                 MalformedRequests.guard(
                     new MetadataGrpcService(
@@ -107,7 +111,8 @@ public final class GrpcServer {
             .addService(
                 MalformedRequests.guard(
                     new BrokerGrpcService(brokers, config.heartbeatInterval()).bindService()))
-            .addService(MalformedRequests.guard(admin.service().apply(executor).bindService()))
+            .addService(
+                MalformedRequests.guard(admin.service().apply(rpcPool.admitting()).bindService()))
             .addService(MalformedRequests.guard(health.getHealthService().bindService()))
             .addService(
                 MalformedRequests.guard(ProtoReflectionServiceV1.newInstance().bindService()))
@@ -211,6 +216,11 @@ public final class GrpcServer {
             new AdminGrpcService(
                 rpcPool, auth, streams, queries, rebalancer, leadership, brokers, codec),
         auth);
+  }
+
+  /** The RPC threads' load and refusals, for the metrics. */
+  public RpcPool rpcPool() {
+    return rpcPool;
   }
 
   /** The snapshots being sent and waiting, for the metrics. */

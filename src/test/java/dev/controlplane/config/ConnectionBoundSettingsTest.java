@@ -15,6 +15,7 @@ class ConnectionBoundSettingsTest {
     config.grpcKeepaliveTimeout = timeout;
     config.writeQueueLimit = queueLimit;
     config.grpcMaxCallsPerConnection = "1000";
+    config.grpcQueueLimit = "10000";
     return config;
   }
 
@@ -25,6 +26,7 @@ class ConnectionBoundSettingsTest {
     assertThat(config.grpcKeepaliveTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.writeQueueLimit()).isEqualTo(10_000);
     assertThat(config.grpcMaxCallsPerConnection()).isEqualTo(1000);
+    assertThat(config.grpcQueueLimit()).isEqualTo(10_000);
   }
 
   @Test
@@ -58,6 +60,16 @@ class ConnectionBoundSettingsTest {
     assertThatThrownBy(() -> config("30s", "10s", "0").writeQueueLimit())
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageStartingWith("SERVICE_CONTROLPLANE_WRITE_QUEUE_LIMIT = '0'")
+        .hasMessageEndingWith("is not between 1 and 1000000");
+  }
+
+  @Test
+  void anRpcQueueWithoutRoomIsRefused() {
+    ControlPlaneConfig config = config("30s", "10s", "1");
+    config.grpcQueueLimit = "0";
+    assertThatThrownBy(config::grpcQueueLimit)
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageStartingWith("SERVICE_CONTROLPLANE_GRPC_QUEUE_LIMIT = '0'")
         .hasMessageEndingWith("is not between 1 and 1000000");
   }
 }
