@@ -16,8 +16,8 @@ import dev.controlplane.config.TlsConfig;
 import dev.controlplane.config.UnknownVariables;
 import dev.controlplane.db.SchemaMigrations;
 import dev.controlplane.error.PortUnavailableException;
+import dev.controlplane.grpc.GrpcLoadMetrics;
 import dev.controlplane.grpc.GrpcServer;
-import dev.controlplane.grpc.RpcPoolMetrics;
 import dev.controlplane.http.BootstrapListener;
 import dev.controlplane.http.HttpListenerCheck;
 import dev.controlplane.http.ListenerIdentity;
@@ -58,7 +58,7 @@ public class ServiceLifecycle {
   @Inject WatchHub hub;
   @Inject SnapshotService snapshots;
   @Inject SnapshotMetrics snapshotMetrics;
-  @Inject RpcPoolMetrics rpcPoolMetrics;
+  @Inject GrpcLoadMetrics grpcLoadMetrics;
   @Inject BrokerRegistry brokers;
   @Inject FailureDetector failureDetector;
   @Inject RetentionTrimmer retention;
@@ -134,7 +134,7 @@ public class ServiceLifecycle {
           authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
       grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin, tls);
       snapshotMetrics.register(grpc.snapshotSlots());
-      rpcPoolMetrics.register(grpc.rpcPool());
+      grpcLoadMetrics.register(grpc.rpcPool(), grpc.connections());
       grpc.start();
       startBootstrap();
       tls.warnAboutSettings(config.brokerToken().isPresent());

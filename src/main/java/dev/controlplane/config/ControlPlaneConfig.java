@@ -146,6 +146,10 @@ public class ControlPlaneConfig {
   @ConfigProperty(name = "service.controlplane.grpc.queue.limit", defaultValue = "10000")
   String grpcQueueLimit;
 
+  @Inject
+  @ConfigProperty(name = "service.controlplane.grpc.max.connections", defaultValue = "10000")
+  String grpcMaxConnections;
+
   private static final Duration MIN_KEEPALIVE_TIME = Duration.ofSeconds(10);
 
   @Inject
@@ -336,6 +340,13 @@ public class ControlPlaneConfig {
         Settings.integer("service.controlplane.grpc.queue.limit", grpcQueueLimit, 1, 1_000_000);
   }
 
+  /** How many gRPC connections may be open on the node at once. */
+  public int grpcMaxConnections() {
+    return (int)
+        Settings.integer(
+            "service.controlplane.grpc.max.connections", grpcMaxConnections, 1, 1_000_000);
+  }
+
   /** How long a gRPC connection may stay silent before the node pings its client. */
   public Duration grpcKeepaliveTime() {
     Duration d = duration("service.controlplane.grpc.keepalive.time", grpcKeepaliveTime);
@@ -394,6 +405,7 @@ public class ControlPlaneConfig {
     problems.check(this::grpcKeepaliveTimeout);
     problems.check(this::grpcMaxCallsPerConnection);
     problems.check(this::grpcQueueLimit);
+    problems.check(this::grpcMaxConnections);
     problems.check(
         () -> {
           if (raftFailureTimeout().toMillis() < 500) {

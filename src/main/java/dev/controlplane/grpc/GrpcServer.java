@@ -19,7 +19,6 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
@@ -50,6 +49,7 @@ public final class GrpcServer {
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final RpcPool rpcPool;
+  private final ConnectionLimit connections;
   private final ExecutorService executor;
   private final SnapshotSlots snapshotSlots;
   private final ScheduledExecutorService checks;
@@ -70,6 +70,7 @@ public final class GrpcServer {
     this.workers = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-worker", true));
     this.rpcPool = new RpcPool(threads, config.grpcQueueLimit());
     this.executor = rpcPool.executor();
+    this.connections = new ConnectionLimit(config.grpcMaxConnections());
     this.snapshotSlots =
         new SnapshotSlots(config.snapshotMaxConcurrent(), config.watchStallTimeout(), executor);
     this.checks =
@@ -84,7 +85,7 @@ public final class GrpcServer {
                 new InetSocketAddress(config.bindHost(), config.grpcPort()), credentials(tls))
             .bossEventLoopGroup(boss)
             .workerEventLoopGroup(workers)
-            .channelType(NioServerSocketChannel.class)
+            .channelFactory(connections.listener())
             .executor(CallExecutors.INLINE)
             .callExecutor(new CallExecutors(rpcPool))
             .addStreamTracerFactory(new TransportThread(workers))
@@ -221,6 +222,11 @@ public final class GrpcServer {
   /** The RPC threads' load and refusals, for the metrics. */
   public RpcPool rpcPool() {
     return rpcPool;
+  }
+
+  /** The connections open and refused, for the metrics. */
+  public ConnectionLimit connections() {
+    return connections;
   }
 
   /** The snapshots being sent and waiting, for the metrics. */

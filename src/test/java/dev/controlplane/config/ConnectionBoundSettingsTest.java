@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The settings that bound what clients hold on a node: each refusal names its setting. */
 class ConnectionBoundSettingsTest {
@@ -16,6 +22,7 @@ class ConnectionBoundSettingsTest {
     config.writeQueueLimit = queueLimit;
     config.grpcMaxCallsPerConnection = "1000";
     config.grpcQueueLimit = "10000";
+    config.grpcMaxConnections = "10000";
     return config;
   }
 
@@ -27,16 +34,7 @@ class ConnectionBoundSettingsTest {
     assertThat(config.writeQueueLimit()).isEqualTo(10_000);
     assertThat(config.grpcMaxCallsPerConnection()).isEqualTo(1000);
     assertThat(config.grpcQueueLimit()).isEqualTo(10_000);
-  }
-
-  @Test
-  void aConnectionWithoutRoomForACallIsRefused() {
-    ControlPlaneConfig config = config("30s", "10s", "1");
-    config.grpcMaxCallsPerConnection = "0";
-    assertThatThrownBy(config::grpcMaxCallsPerConnection)
-        .isInstanceOf(InvalidSettingException.class)
-        .hasMessageStartingWith("SERVICE_CONTROLPLANE_GRPC_MAX_CALLS_PER_CONNECTION = '0'")
-        .hasMessageEndingWith("is not between 1 and 1000000");
+    assertThat(config.grpcMaxConnections()).isEqualTo(10_000);
   }
 
   @Test
@@ -55,21 +53,41 @@ class ConnectionBoundSettingsTest {
         .hasMessageEndingWith("is not positive");
   }
 
-  @Test
-  void aWriteQueueWithoutRoomIsRefused() {
-    assertThatThrownBy(() -> config("30s", "10s", "0").writeQueueLimit())
-        .isInstanceOf(InvalidSettingException.class)
-        .hasMessageStartingWith("SERVICE_CONTROLPLANE_WRITE_QUEUE_LIMIT = '0'")
-        .hasMessageEndingWith("is not between 1 and 1000000");
+  /** Each count that bounds what clients hold, set to 0: no room at all. */
+  static Stream<Arguments> bounds() {
+    return Stream.of(
+        bound(
+            "SERVICE_CONTROLPLANE_GRPC_MAX_CALLS_PER_CONNECTION",
+            c -> c.grpcMaxCallsPerConnection = "0",
+            ControlPlaneConfig::grpcMaxCallsPerConnection),
+        bound(
+            "SERVICE_CONTROLPLANE_WRITE_QUEUE_LIMIT",
+            c -> c.writeQueueLimit = "0",
+            ControlPlaneConfig::writeQueueLimit),
+        bound(
+            "SERVICE_CONTROLPLANE_GRPC_QUEUE_LIMIT",
+            c -> c.grpcQueueLimit = "0",
+            ControlPlaneConfig::grpcQueueLimit),
+        bound(
+            "SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS",
+            c -> c.grpcMaxConnections = "0",
+            ControlPlaneConfig::grpcMaxConnections));
   }
 
-  @Test
-  void anRpcQueueWithoutRoomIsRefused() {
-    ControlPlaneConfig config = config("30s", "10s", "1");
-    config.grpcQueueLimit = "0";
-    assertThatThrownBy(config::grpcQueueLimit)
+  private static Arguments bound(
+      String variable, Consumer<ControlPlaneConfig> zero, ToIntFunction<ControlPlaneConfig> read) {
+    return Arguments.of(variable, zero, read);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("bounds")
+  void aBoundWithoutRoomIsRefusedNamingItsVariable(
+      String variable, Consumer<ControlPlaneConfig> zero, ToIntFunction<ControlPlaneConfig> read) {
+    ControlPlaneConfig config = config("30s", "10s", "10000");
+    zero.accept(config);
+    assertThatThrownBy(() -> read.applyAsInt(config))
         .isInstanceOf(InvalidSettingException.class)
-        .hasMessageStartingWith("SERVICE_CONTROLPLANE_GRPC_QUEUE_LIMIT = '0'")
+        .hasMessageStartingWith(variable + " = '0'")
         .hasMessageEndingWith("is not between 1 and 1000000");
   }
 }

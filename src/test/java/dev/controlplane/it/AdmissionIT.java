@@ -41,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.DoublePredicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,12 +51,14 @@ import org.junit.jupiter.api.Test;
  * and then nothing keeps its snapshot in flight. Calls that need an RPC thread: while all 16 are
  * held (here by writes waiting for the {@code cluster_state} row another transaction locked), at
  * most {@code GRPC_QUEUE_LIMIT=4} wait, and the next is refused at once with nothing done.
+ * Connections: at most {@code GRPC_MAX_CONNECTIONS=6} are open at once.
  */
 class AdmissionIT {
 
   private static final int STREAMS = 24;
   private static final int RPC_THREADS = 16;
   private static final int QUEUE_LIMIT = 4;
+  private static final int MAX_CONNECTIONS = 6;
   private static final String NODE_DB = IsolatedServer.database("trust");
 
   private static IsolatedServer node;
@@ -71,7 +74,14 @@ class AdmissionIT {
                 "SERVICE_CONTROLPLANE_SNAPSHOT_CHUNK_BYTES", "16384",
                 // Every other node keeps the wire forms; this one sends them as it encodes.
                 "SERVICE_CONTROLPLANE_SNAPSHOT_KEEP_ENCODED", "false",
-                "SERVICE_CONTROLPLANE_GRPC_QUEUE_LIMIT", String.valueOf(QUEUE_LIMIT)));
+                "SERVICE_CONTROLPLANE_GRPC_QUEUE_LIMIT", String.valueOf(QUEUE_LIMIT),
+                "SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS", String.valueOf(MAX_CONNECTIONS)));
+  }
+
+  /** The connections of an earlier test are gone on the node's side too. */
+  @BeforeEach
+  void noConnectionLeft() throws Exception {
+    awaitMetric(node, "controlplane_grpc_connections", n -> n == 0);
   }
 
   @AfterAll
@@ -177,12 +187,7 @@ class AdmissionIT {
               });
       awaitMetric(node, "controlplane_grpc_queue_refused_total", n -> n == 1);
       // Probes do not queue behind the calls.
-      assertThat(
-              HealthGrpc.newBlockingStub(client.channel())
-                  .withDeadlineAfter(10, TimeUnit.SECONDS)
-                  .check(HealthCheckRequest.getDefaultInstance())
-                  .getStatus())
-          .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+      assertThat(health(client, false)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
       assertThat(admitted).noneMatch(Future::isDone);
 
       blocker.rollback();
@@ -211,6 +216,48 @@ class AdmissionIT {
                   .getName())
           .isEqualTo("spoofed");
     }
+  }
+
+  @Test
+  void aConnectionBeyondTheLimitIsClosedAtOnceAndGetsInWhenAnotherCloses() throws Exception {
+    List<Grpc> open = new ArrayList<>();
+    try {
+      for (int i = 0; i < MAX_CONNECTIONS; i++) {
+        open.add(new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN));
+        assertThat(health(open.get(i), false)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+      }
+      awaitMetric(node, "controlplane_grpc_connections", n -> n == MAX_CONNECTIONS);
+      try (Grpc extra = new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN)) {
+        assertThatThrownBy(() -> health(extra, false))
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+        awaitMetric(node, "controlplane_grpc_connections_refused_total", n -> n >= 1);
+        assertThat(node.process().logText())
+            .contains("the most SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS allows");
+
+        open.remove(0).close();
+        // The refused client reconnects with backoff and now gets in.
+        assertThat(health(extra, true)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+        awaitMetric(node, "controlplane_grpc_connections", n -> n == MAX_CONNECTIONS);
+        for (Grpc connection : open) {
+          assertThat(health(connection, false))
+              .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+        }
+      }
+    } finally {
+      open.forEach(Grpc::close);
+    }
+  }
+
+  private static HealthCheckResponse.ServingStatus health(Grpc connection, boolean waitForReady) {
+    var stub = HealthGrpc.newBlockingStub(connection.channel());
+    if (waitForReady) {
+      stub = stub.withWaitForReady();
+    }
+    return stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+        .check(HealthCheckRequest.getDefaultInstance())
+        .getStatus();
   }
 
   private static Future<RegisterBrokerResponse> register(

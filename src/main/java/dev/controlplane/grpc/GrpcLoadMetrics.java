@@ -6,13 +6,32 @@ import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
-/** How busy the gRPC RPC threads are, how much waits for them, and the calls refused. */
+/**
+ * How busy the gRPC RPC threads are, how much waits for them, the calls refused, and the
+ * connections open and refused.
+ */
 @ApplicationScoped
-public class RpcPoolMetrics {
+public class GrpcLoadMetrics {
 
   @Inject MetricRegistry registry;
 
-  public void register(RpcPool pool) {
+  public void register(RpcPool pool, ConnectionLimit connections) {
+    registry.gauge(
+        Metadata.builder()
+            .withName("controlplane.grpc.connections")
+            .withDescription("gRPC connections open on this node")
+            .build(),
+        connections,
+        ConnectionLimit::open);
+    Counter refusedConnections =
+        registry.counter(
+            Metadata.builder()
+                .withName("controlplane.grpc.connections.refused")
+                .withDescription(
+                    "gRPC connections closed as they were accepted because"
+                        + " SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS were open")
+                .build());
+    connections.countRefusals(refusedConnections::inc);
     registry.gauge(
         Metadata.builder()
             .withName("controlplane.grpc.pool.busy")
