@@ -83,11 +83,20 @@ final class MetadataGrpcService implements MetadataServiceGrpc.AsyncService, Bin
         .open();
   }
 
+  /**
+   * How much a watch may have queued in its transport before it counts as not ready and its sender
+   * waits. gRPC's default, 32 KiB, is hundreds of small updates, each held on the heap with its
+   * frame while a broker is not reading: 1,000 stalled watches added 37-38 MiB of live heap, and
+   * 14-15 MiB with 8 KiB, with the same catch-up time within the runs' spread (docs/benchmarks.md).
+   */
+  private static final int WATCH_ON_READY_THRESHOLD = 8 * 1024;
+
   @Override
   public void watchUpdates(
       WatchUpdatesRequest request, StreamObserver<dev.controlplane.proto.v1.MetadataUpdate> out) {
     var call = (ServerCallStreamObserver<dev.controlplane.proto.v1.MetadataUpdate>) out;
     AtomicReference<Watch> watch = new AtomicReference<>();
+    call.setOnReadyThreshold(WATCH_ON_READY_THRESHOLD);
     // Handlers must be in place before the first message is sent, hence before subscribing.
     call.setOnCancelHandler(
         () -> {

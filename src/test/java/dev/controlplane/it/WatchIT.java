@@ -125,6 +125,8 @@ class WatchIT {
   void aWatcherThatStopsReadingIsCutOffWithoutHoldingUpWritersOrOtherWatchers() throws Exception {
     Http.shared().put("/v1/tenants/slow", Http.tenant("slow", "slow watcher"));
     long start = TestDatabase.headVersion();
+    // Before the watch opens: it may be cut off while the writes below are still going on.
+    double cutOffs = Metrics.value("controlplane_watch_cutoffs_total", "");
     // A small flow-control window makes the server's side of the stream fill up quickly.
     var slowChannel =
         NettyChannelBuilder.forAddress("127.0.0.1", SharedServer.grpcPort())
@@ -164,7 +166,6 @@ class WatchIT {
       assertThat(healthy.awaitVersion(end, Duration.ofSeconds(20))).isTrue();
       assertThat(writeSeconds).as("writers are not held up by the slow watcher").isLessThan(60);
 
-      double cutOffs = Metrics.value("controlplane_watch_cutoffs_total", "");
       Thread.sleep(SharedServer.STALL_TIMEOUT.multipliedBy(2).toMillis());
       call.request(Integer.MAX_VALUE);
       Status status = closed.get(20, TimeUnit.SECONDS);
