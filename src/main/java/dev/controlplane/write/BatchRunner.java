@@ -33,7 +33,10 @@ final class BatchRunner {
   private final TenantChanges tenants;
   private final AuditLines lines;
   private final String node;
-  private WriteState committed;
+  // Written only by the pipeline thread; volatile because the committed image is handed to
+  // readers (WritePipeline#committedImage), and a caller answered from a batch must find the batch
+  // in it: the write below precedes the answers.
+  private volatile WriteState committed;
 
   BatchRunner(
       PipelineConnection connection,

@@ -106,8 +106,7 @@ public class WritePipeline {
   // Replaced by start() with one of the configured capacity; running guards every use before it.
   private volatile BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
   private volatile boolean running;
-  private volatile WriteState published;
-  private BatchRunner runner;
+  private volatile BatchRunner runner;
   private AuditLines lines;
   private PipelineConnection connection;
   private Thread thread;
@@ -219,7 +218,8 @@ public class WritePipeline {
 
   /** The image as last committed by this leader, for reads that plan without writing. */
   public Optional<MetadataImage> committedImage() {
-    WriteState state = published;
+    BatchRunner r = runner;
+    WriteState state = r == null ? null : r.committed();
     OptionalLong term = leadership.term();
     return state != null && term.isPresent() && state.term() == term.getAsLong()
         ? Optional.of(state.image())
@@ -252,7 +252,6 @@ public class WritePipeline {
         runner.fail(batch, e);
         runner.forget();
       }
-      published = runner.committed();
     }
     failQueued();
     connection.close();
@@ -265,8 +264,7 @@ public class WritePipeline {
       return;
     }
     runner.prepare(term.getAsLong());
-    published = runner.committed();
-    if (published == null) {
+    if (runner.committed() == null) {
       // The database does not answer: do not ask it 20 times a second while nobody writes.
       nextPrepareAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
     }

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * cannot commit (here another transaction holds the {@code cluster_state} row), writes queue up to
  * the configured limit, the next one is refused at once with nothing written, and every write that
  * was queued commits once the database moves again. A node that leads loads its write state before
- * the first write arrives, so that write does not wait for it after a failover.
+ * the first write arrives, so that write does not wait for it after a failover. A writer who was
+ * answered finds its write in the committed image.
  */
 class LeaderPipelineIT {
 
@@ -107,6 +109,37 @@ class LeaderPipelineIT {
       pipeline.commitAsync(tenant("first")).get(30, TimeUnit.SECONDS);
       assertThat(pipeline.committedImage().orElseThrow().version()).isEqualTo(1);
     } finally {
+      pipeline.stop();
+    }
+  }
+
+  @Test
+  void aWriterFindsItsWriteInTheCommittedImageAsSoonAsItIsAnswered() throws Exception {
+    CountDownLatch deliveries = new CountDownLatch(1);
+    WritePipeline pipeline = pipeline();
+    // Watchers are served after the writers are answered; here they take until the test is done.
+    pipeline.start(
+        new LatestImage() {
+          @Override
+          public void deliver() {
+            try {
+              deliveries.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        });
+    try {
+      pipeline.commitAsync(tenant("planned")).get(30, TimeUnit.SECONDS);
+      assertThat(pipeline.committedImage())
+          .as("the image plans read (rebalancing) right after the answer")
+          .hasValueSatisfying(
+              image -> {
+                assertThat(image.version()).isEqualTo(1);
+                assertThat(image.tenant("planned")).isPresent();
+              });
+    } finally {
+      deliveries.countDown();
       pipeline.stop();
     }
   }
