@@ -85,7 +85,7 @@ final class MetadataGrpcService implements MetadataServiceGrpc.AsyncService, Bin
 
   /**
    * How much a watch may have queued in its transport before it counts as not ready and its sender
-   * waits. gRPC's default, 32 KiB, is hundreds of small updates, each held on the heap with its
+   * waits. gRPC's default, 32 KiB, is over a hundred small updates, each held on the heap with its
    * frame while a broker is not reading: 1,000 stalled watches added 37-38 MiB of live heap, and
    * 14-15 MiB with 8 KiB, with the same catch-up time within the runs' spread (docs/benchmarks.md).
    */
