@@ -27,7 +27,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +49,6 @@ public final class GrpcServer {
   private final EventLoopGroup workers;
   private final RpcPool rpcPool;
   private final ConnectionLimit connections;
-  private final ExecutorService executor;
   private final SnapshotSlots snapshotSlots;
   private final ScheduledExecutorService checks;
   private final WatchHub hub;
@@ -69,10 +67,10 @@ public final class GrpcServer {
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
     this.workers = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-worker", true));
     this.rpcPool = new RpcPool(threads, config.grpcQueueLimit());
-    this.executor = rpcPool.executor();
     this.connections = new ConnectionLimit(config.grpcMaxConnections());
     this.snapshotSlots =
-        new SnapshotSlots(config.snapshotMaxConcurrent(), config.watchStallTimeout(), executor);
+        new SnapshotSlots(
+            config.snapshotMaxConcurrent(), config.watchStallTimeout(), rpcPool.executor());
     this.checks =
         Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("grpc-checks", true));
     this.hub = hub;
@@ -269,7 +267,7 @@ public final class GrpcServer {
       server.shutdownNow();
     }
     checks.shutdownNow();
-    executor.shutdownNow();
+    rpcPool.executor().shutdownNow();
     workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
   }
