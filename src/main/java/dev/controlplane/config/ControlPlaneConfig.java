@@ -150,6 +150,12 @@ public class ControlPlaneConfig {
   @ConfigProperty(name = "service.controlplane.grpc.max.connections", defaultValue = "10000")
   String grpcMaxConnections;
 
+  @Inject
+  @ConfigProperty(
+      name = "service.controlplane.grpc.max.connections.per.client",
+      defaultValue = "1000")
+  String grpcMaxConnectionsPerClient;
+
   private static final Duration MIN_KEEPALIVE_TIME = Duration.ofSeconds(10);
 
   @Inject
@@ -347,6 +353,16 @@ public class ControlPlaneConfig {
             "service.controlplane.grpc.max.connections", grpcMaxConnections, 1, 1_000_000);
   }
 
+  /** How many gRPC connections one client address may have open on the node at once. */
+  public int grpcMaxConnectionsPerClient() {
+    return (int)
+        Settings.integer(
+            "service.controlplane.grpc.max.connections.per.client",
+            grpcMaxConnectionsPerClient,
+            1,
+            1_000_000);
+  }
+
   /** How long a gRPC connection may stay silent before the node pings its client. */
   public Duration grpcKeepaliveTime() {
     Duration d = duration("service.controlplane.grpc.keepalive.time", grpcKeepaliveTime);
@@ -406,6 +422,7 @@ public class ControlPlaneConfig {
     problems.check(this::grpcMaxCallsPerConnection);
     problems.check(this::grpcQueueLimit);
     problems.check(this::grpcMaxConnections);
+    problems.check(this::grpcMaxConnectionsPerClient);
     problems.check(
         () -> {
           if (raftFailureTimeout().toMillis() < 500) {

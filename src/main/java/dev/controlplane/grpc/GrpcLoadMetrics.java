@@ -31,7 +31,22 @@ public class GrpcLoadMetrics {
                     "gRPC connections closed as they were accepted because"
                         + " SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS were open")
                 .build());
-    connections.countRefusals(refusedConnections::inc);
+    registry.gauge(
+        Metadata.builder()
+            .withName("controlplane.grpc.clients")
+            .withDescription("Client addresses with a gRPC connection open on this node")
+            .build(),
+        connections,
+        ConnectionLimit::clients);
+    Counter refusedPerClient =
+        registry.counter(
+            Metadata.builder()
+                .withName("controlplane.grpc.connections.refused.per.client")
+                .withDescription(
+                    "gRPC connections closed as they were accepted because their client address"
+                        + " had SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS_PER_CLIENT open")
+                .build());
+    connections.countRefusals(refusedConnections::inc, refusedPerClient::inc);
     registry.gauge(
         Metadata.builder()
             .withName("controlplane.grpc.pool.busy")

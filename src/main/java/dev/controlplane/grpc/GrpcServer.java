@@ -67,7 +67,8 @@ public final class GrpcServer {
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
     this.workers = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-worker", true));
     this.rpcPool = new RpcPool(threads, config.grpcQueueLimit());
-    this.connections = new ConnectionLimit(config.grpcMaxConnections());
+    this.connections =
+        new ConnectionLimit(config.grpcMaxConnections(), config.grpcMaxConnectionsPerClient());
     this.snapshotSlots =
         new SnapshotSlots(
             config.snapshotMaxConcurrent(), config.watchStallTimeout(), rpcPool.executor());

@@ -23,6 +23,7 @@ class ConnectionBoundSettingsTest {
     config.grpcMaxCallsPerConnection = "1000";
     config.grpcQueueLimit = "10000";
     config.grpcMaxConnections = "10000";
+    config.grpcMaxConnectionsPerClient = "1000";
     return config;
   }
 
@@ -35,6 +36,7 @@ class ConnectionBoundSettingsTest {
     assertThat(config.grpcMaxCallsPerConnection()).isEqualTo(1000);
     assertThat(config.grpcQueueLimit()).isEqualTo(10_000);
     assertThat(config.grpcMaxConnections()).isEqualTo(10_000);
+    assertThat(config.grpcMaxConnectionsPerClient()).isEqualTo(1000);
   }
 
   @Test
@@ -71,7 +73,11 @@ class ConnectionBoundSettingsTest {
         bound(
             "SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS",
             c -> c.grpcMaxConnections = "0",
-            ControlPlaneConfig::grpcMaxConnections));
+            ControlPlaneConfig::grpcMaxConnections),
+        bound(
+            "SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS_PER_CLIENT",
+            c -> c.grpcMaxConnectionsPerClient = "0",
+            ControlPlaneConfig::grpcMaxConnectionsPerClient));
   }
 
   private static Arguments bound(

@@ -14,6 +14,7 @@ import dev.controlplane.proto.v1.GetSnapshotRequest;
 import dev.controlplane.proto.v1.GetSnapshotResponse;
 import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import dev.controlplane.proto.v1.RegisterBrokerResponse;
+import io.grpc.Attributes;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -24,6 +25,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.MetadataUtils;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -51,7 +54,9 @@ import org.junit.jupiter.api.Test;
  * and then nothing keeps its snapshot in flight. Calls that need an RPC thread: while all 16 are
  * held (here by writes waiting for the {@code cluster_state} row another transaction locked), at
  * most {@code GRPC_QUEUE_LIMIT=4} wait, and the next is refused at once with nothing done.
- * Connections: at most {@code GRPC_MAX_CONNECTIONS=6} are open at once.
+ * Connections: at most {@code GRPC_MAX_CONNECTIONS=6} are open at once, at most {@code
+ * GRPC_MAX_CONNECTIONS_PER_CLIENT=4} of them from one address (the tests' clients bind addresses of
+ * their own in 127.0.0.0/8).
  */
 class AdmissionIT {
 
@@ -59,6 +64,7 @@ class AdmissionIT {
   private static final int RPC_THREADS = 16;
   private static final int QUEUE_LIMIT = 4;
   private static final int MAX_CONNECTIONS = 6;
+  private static final int MAX_PER_CLIENT = 4;
   private static final String NODE_DB = IsolatedServer.database("trust");
 
   private static IsolatedServer node;
@@ -75,7 +81,9 @@ class AdmissionIT {
                 // Every other node keeps the wire forms; this one sends them as it encodes.
                 "SERVICE_CONTROLPLANE_SNAPSHOT_KEEP_ENCODED", "false",
                 "SERVICE_CONTROLPLANE_GRPC_QUEUE_LIMIT", String.valueOf(QUEUE_LIMIT),
-                "SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS", String.valueOf(MAX_CONNECTIONS)));
+                "SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS", String.valueOf(MAX_CONNECTIONS),
+                "SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS_PER_CLIENT",
+                    String.valueOf(MAX_PER_CLIENT)));
   }
 
   /** The connections of an earlier test are gone on the node's side too. */
@@ -223,15 +231,13 @@ class AdmissionIT {
     List<Grpc> open = new ArrayList<>();
     try {
       for (int i = 0; i < MAX_CONNECTIONS; i++) {
-        open.add(new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN));
+        // Two addresses, so that no address reaches its own limit first.
+        open.add(from("127.0.0." + (4 + i % 2)));
         assertThat(health(open.get(i), false)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
       }
       awaitMetric(node, "controlplane_grpc_connections", n -> n == MAX_CONNECTIONS);
       try (Grpc extra = new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN)) {
-        assertThatThrownBy(() -> health(extra, false))
-            .isInstanceOfSatisfying(
-                StatusRuntimeException.class,
-                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+        assertRefused(extra);
         awaitMetric(node, "controlplane_grpc_connections_refused_total", n -> n >= 1);
         assertThat(node.process().logText())
             .contains("the most SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS allows");
@@ -248,6 +254,76 @@ class AdmissionIT {
     } finally {
       open.forEach(Grpc::close);
     }
+  }
+
+  @Test
+  void anAddressHoldingItsMostConnectionsIsRefusedWhileOtherAddressesGetIn() throws Exception {
+    Http http = new Http(node.httpPort(), null);
+    double refusedByNode =
+        Metrics.valueIn(
+            http.get("/metrics", "text/plain").body(),
+            "controlplane_grpc_connections_refused_total",
+            "");
+    List<Grpc> fromOne = new ArrayList<>();
+    try {
+      for (int i = 0; i < MAX_PER_CLIENT; i++) {
+        fromOne.add(from("127.0.0.2"));
+        assertThat(health(fromOne.get(i), false))
+            .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+      }
+      awaitMetric(node, "controlplane_grpc_clients", n -> n == 1);
+      try (Grpc extra = from("127.0.0.2");
+          Grpc elsewhere = from("127.0.0.3")) {
+        assertRefused(extra);
+        awaitMetric(node, "controlplane_grpc_connections_refused_per_client_total", n -> n >= 1);
+        assertThat(node.process().logText())
+            .contains(
+                "connections from 127.0.0.2 are open, the most"
+                    + " SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS_PER_CLIENT allows");
+
+        // The node itself has room: another address gets in.
+        assertThat(health(elsewhere, false)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+        awaitMetric(node, "controlplane_grpc_clients", n -> n == 2);
+
+        fromOne.remove(0).close();
+        // The refused client reconnects with backoff and now gets in.
+        assertThat(health(extra, true)).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+        awaitMetric(node, "controlplane_grpc_connections", n -> n == MAX_PER_CLIENT + 1);
+      }
+    } finally {
+      fromOne.forEach(Grpc::close);
+    }
+    assertThat(
+            Metrics.valueIn(
+                http.get("/metrics", "text/plain").body(),
+                "controlplane_grpc_connections_refused_total",
+                ""))
+        .as("refusals of one address are not counted as the node's")
+        .isEqualTo(refusedByNode);
+  }
+
+  private static void assertRefused(Grpc client) {
+    assertThatThrownBy(() -> health(client, false))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+  }
+
+  /** A client whose connections come from {@code localAddress}, a loopback address of its own. */
+  private static Grpc from(String localAddress) {
+    return new Grpc(
+        NettyChannelBuilder.forAddress("127.0.0.1", node.grpcPort())
+            .usePlaintext()
+            .localSocketPicker(
+                new NettyChannelBuilder.LocalSocketPicker() {
+                  @Override
+                  public SocketAddress createSocketAddress(
+                      SocketAddress remote, Attributes attributes) {
+                    return new InetSocketAddress(localAddress, 0);
+                  }
+                })
+            .build(),
+        SharedServer.BROKER_TOKEN);
   }
 
   private static HealthCheckResponse.ServingStatus health(Grpc connection, boolean waitForReady) {
