@@ -9,6 +9,8 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -26,6 +28,8 @@ public class ReadinessCheck implements HealthCheck {
   @Inject StartupState startup;
   @Inject Leadership leadership;
   @Inject WatchHub hub;
+
+  private final ReadinessLog transitions = new ReadinessLog();
 
   @Resource(lookup = "jdbc/controlplane-direct")
   DataSource dataSource;
@@ -50,14 +54,24 @@ public class ReadinessCheck implements HealthCheck {
                 unreadableLog
                     .map(d -> "unreadable for " + d.toSeconds() + " s (the node's log says why)")
                     .orElse("ok"));
-    return builder
-        .status(
-            database
-                && startup.isStarted()
-                && startup.isSchemaValid()
-                && leaderKnown
-                && unreadableLog.isEmpty())
-        .build();
+    List<String> reasons = new ArrayList<>();
+    if (!startup.isStarted()) {
+      reasons.add(ReadinessLog.STARTING);
+    }
+    if (!database) {
+      reasons.add("the database does not answer (SERVICE_CONTROLPLANE_DB_URL)");
+    }
+    if (!startup.isSchemaValid()) {
+      reasons.add("the database schema was not validated at start");
+    }
+    if (!leaderKnown) {
+      reasons.add("no leader is known: this node reaches no majority of the cluster's members");
+    }
+    if (unreadableLog.isPresent()) {
+      reasons.add("this node cannot read the change log (an earlier line says why)");
+    }
+    transitions.observe(reasons);
+    return builder.status(reasons.isEmpty()).build();
   }
 
   /**

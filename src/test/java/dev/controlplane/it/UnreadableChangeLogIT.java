@@ -20,12 +20,16 @@ import org.junit.jupiter.api.Test;
 /**
  * A change-log entry this build cannot read, as a newer build's node writes it in a cluster
  * upgraded one node at a time (docs/operations.md, "Upgrading to a new build"): the node says so in
- * its log, once and not twice a second, reports itself not ready over HTTP and not serving over
- * gRPC health, and recovers by itself once the entry is readable.
+ * its log, once and not twice a second, reports itself not ready over HTTP (logging that once too,
+ * not at every probe) and not serving over gRPC health, and recovers by itself once the entry is
+ * readable.
  */
 class UnreadableChangeLogIT {
 
   private static final String FAILED = "reading the change log failed";
+  private static final String NOT_READY =
+      "this node is not ready, /health/ready answers 503 until it is: this node cannot read the"
+          + " change log";
 
   @Test
   void aNodeThatCannotReadTheLogSaysWhyOnceIsNotReadyAndRecovers() throws Exception {
@@ -64,6 +68,14 @@ class UnreadableChangeLogIT {
       assertThat(log.split(FAILED, -1))
           .as("one warning, though the node retried every half second for over 5 s")
           .hasSize(2);
+      for (int i = 0; i < 5; i++) {
+        assertThat(probe.get("/health/ready").status()).isEqualTo(503);
+      }
+      log = node.process().logText();
+      assertThat(log.split(NOT_READY, -1))
+          .as("one line for the change of readiness, however often the node is probed")
+          .hasSize(2);
+      assertThat(log).doesNotContain("CWMMH0052W:");
 
       execute(
           db,
@@ -81,7 +93,9 @@ class UnreadableChangeLogIT {
                   .path("change_log")
                   .asText())
           .isEqualTo("ok");
-      assertThat(node.process().logText()).contains("reading the change log works again");
+      assertThat(node.process().logText())
+          .contains("reading the change log works again")
+          .contains("this node is ready again");
     }
   }
 
