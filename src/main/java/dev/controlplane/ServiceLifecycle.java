@@ -218,7 +218,9 @@ public class ServiceLifecycle {
    * Ends the open watches (brokers resume on another node) and gives up leadership, once; a second
    * caller waits for the first. Leadership goes before everything else: the others elect a
    * successor while this node finishes stopping. Writes still in this node's pipeline are fenced
-   * off by the successor's term, as after any change of leader.
+   * off by the successor's term, as after any change of leader; the pipeline stops here too, so
+   * that a batch waiting for a stalled database is abandoned after a moment instead of holding
+   * Liberty's wait for the HTTP requests (and so the node's stop) for 30 s or more.
    */
   private synchronized void handOver() {
     if (handedOver) {
@@ -228,6 +230,7 @@ public class ServiceLifecycle {
     state.stopping();
     hub.closeWatches();
     leadership.stop();
+    pipeline.stop();
   }
 
   void stop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event) {

@@ -25,6 +25,9 @@ final class BatchRunner {
 
   private static final Logger LOG = Logger.getLogger(BatchRunner.class.getName());
 
+  /** PostgreSQL's SQLSTATE for a statement canceled on request (query_canceled). */
+  private static final String CANCELED = "57014";
+
   private final PipelineConnection connection;
   private final ResourceCodec codec;
   private final WriteGuard guard;
@@ -286,7 +289,11 @@ final class BatchRunner {
     LOG.warning("a write batch failed in the database; retry: " + e.getMessage());
     connection.close();
     committed = null;
-    fail(batch, connectionLost(state) ? outcomeUnknown(e) : unavailable(e));
+    fail(
+        batch,
+        connectionLost(state)
+            ? outcomeUnknown(e)
+            : state.equals(CANCELED) ? canceled(e) : unavailable(e));
   }
 
   /**
@@ -301,6 +308,17 @@ final class BatchRunner {
     return ControlPlaneException.unavailable(
         "the connection to the database was lost during the commit, so the write may or may not"
             + " be stored; read it before retrying",
+        e);
+  }
+
+  /**
+   * PostgreSQL cancels a statement only before its transaction's commit begins, so nothing of the
+   * batch is stored: the node canceled it as it stopped, or an operator did.
+   */
+  private static ControlPlaneException canceled(Exception e) {
+    return ControlPlaneException.unavailable(
+        "the write was canceled in the database (the node is stopping, or an operator canceled"
+            + " it); nothing was written; retry",
         e);
   }
 

@@ -5,6 +5,7 @@ import dev.controlplane.db.OwnConnection;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
+import org.postgresql.PGConnection;
 
 /**
  * The pipeline's own PostgreSQL connection: plain JDBC, not the application server's XA pool, so a
@@ -15,7 +16,8 @@ import java.util.Properties;
 final class PipelineConnection {
 
   private final ControlPlaneConfig config;
-  private Connection connection;
+  // Volatile: abort() comes from the thread that stops the node.
+  private volatile Connection connection;
 
   PipelineConnection(ControlPlaneConfig config) {
     this.config = config;
@@ -44,6 +46,38 @@ final class PipelineConnection {
       connection = c;
     }
     return connection;
+  }
+
+  /**
+   * Asks PostgreSQL, from another thread, to cancel the statement this connection runs. A batch
+   * canceled before its commit fails with {@code query_canceled} and leaves nothing; one whose
+   * commit had begun completes, because PostgreSQL does not cancel a commit.
+   */
+  void cancel() {
+    Connection c = connection;
+    if (c != null) {
+      try {
+        c.unwrap(PGConnection.class).cancelQuery();
+      } catch (SQLException | RuntimeException ignored) {
+        // Unreachable or broken: the caller aborts the connection next.
+      }
+    }
+  }
+
+  /**
+   * Closes the connection from another thread at once, without waiting for the statement it runs:
+   * that statement fails (connection lost) and its transaction is rolled back unless its commit was
+   * already on its way.
+   */
+  void abort() {
+    Connection c = connection;
+    if (c != null) {
+      try {
+        c.abort(Runnable::run);
+      } catch (SQLException | RuntimeException ignored) {
+        // Broken already: the statement fails either way.
+      }
+    }
   }
 
   void close() {

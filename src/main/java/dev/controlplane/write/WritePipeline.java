@@ -93,6 +93,7 @@ public class WritePipeline {
   private static final long PREPARE_CHECK_MILLIS = 50;
 
   private static final Duration WAIT = Duration.ofSeconds(120);
+  private static final Duration STOP_GRACE = Duration.ofSeconds(2);
 
   @Inject ControlPlaneConfig config;
   @Inject Leadership leadership;
@@ -128,15 +129,51 @@ public class WritePipeline {
     thread.start();
   }
 
+  /**
+   * Takes no more writes, answers the queued ones, and ends the pipeline thread. A batch in flight
+   * gets {@link #STOP_GRACE} to finish; one that still waits for the database then (a database that
+   * stalls, a lock another transaction holds) is canceled, and if the database does not answer that
+   * either, its connection is aborted. Its writers are answered and the node stops instead of
+   * waiting with it: Liberty waits for the HTTP requests in progress, and so for their writes,
+   * before it stops the application.
+   */
   public void stop() {
     running = false;
-    if (thread != null) {
-      thread.interrupt();
-    }
     failQueued();
+    Thread pipeline = thread;
+    if (pipeline != null && pipeline != Thread.currentThread()) {
+      pipeline.interrupt();
+      if (!ended(pipeline, STOP_GRACE)) {
+        LOG.warning(
+            "a write batch still waits for the database "
+                + STOP_GRACE.toMillis()
+                + " ms after this node began to stop; canceling it (its writers are told nothing"
+                + " was written)");
+        connection.cancel();
+        if (!ended(pipeline, STOP_GRACE)) {
+          // The database does not answer even the cancel request.
+          LOG.warning(
+              "the write batch did not end when canceled; aborting the pipeline's database"
+                  + " connection (its writers are told the outcome is unknown)");
+          connection.abort();
+          if (!ended(pipeline, STOP_GRACE)) {
+            LOG.warning("the write pipeline did not end after its connection was aborted");
+          }
+        }
+      }
+    }
     if (lines != null) {
       lines.stop();
     }
+  }
+
+  private static boolean ended(Thread thread, Duration wait) {
+    try {
+      thread.join(wait.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return !thread.isAlive();
   }
 
   private void failQueued() {

@@ -1,0 +1,100 @@
+package dev.controlplane.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.IsolatedServer;
+import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.TestDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node told to stop (SIGTERM, as an orchestrator does) while its write pipeline waits for the
+ * database: here for the {@code cluster_state} row another transaction holds. The node cancels the
+ * batch after a moment, tells its writer nothing was written, and stops, with nothing of the batch
+ * stored even once the lock goes.
+ */
+class StoppingNodeIT {
+
+  private static final String NODE_DB = IsolatedServer.database("trust");
+
+  @Test
+  void aNodeStoppedWhileABatchWaitsForTheDatabaseCancelsItAnswersItsWriterAndStopsPromptly()
+      throws Exception {
+    IsolatedServer node = IsolatedServer.start("stopping", Map.of());
+    try (Connection blocker = connect()) {
+      Http http = new Http(node.httpPort(), SharedServer.OPERATOR_TOKEN);
+      assertThat(http.put("/v1/tenants/before", Http.tenant("before", "stored")).status())
+          .isEqualTo(201);
+      blocker.setAutoCommit(false);
+      try (Statement st = blocker.createStatement()) {
+        st.execute("SELECT * FROM cluster_state WHERE id = 1 FOR UPDATE");
+      }
+      CompletableFuture<Http.Reply> write =
+          CompletableFuture.supplyAsync(
+              () -> http.put("/v1/tenants/during", Http.tenant("during", "not stored")));
+      awaitLockWaiters(blocker);
+
+      long stopping = System.nanoTime();
+      node.process().terminate();
+      // Liberty waits up to 30 s for the HTTP requests in progress before it stops the
+      // application; the write must not hold the node that long.
+      node.process().awaitExit(Duration.ofSeconds(28));
+      long stoppedMillis = (System.nanoTime() - stopping) / 1_000_000;
+      System.out.printf("stopped %d ms after the signal, the lock still held%n", stoppedMillis);
+
+      blocker.rollback();
+      Http.Reply answer = write.get(30, TimeUnit.SECONDS);
+      assertThat(answer.status()).as(answer.body()).isEqualTo(503);
+      assertThat(answer.contentType()).startsWith("application/problem+json");
+      assertThat(answer.body()).contains("nothing was written");
+    } finally {
+      node.close();
+    }
+    assertThat(tenants()).contains("before").doesNotContain("during");
+    assertThat(node.process().logText()).doesNotContain("Exception in thread");
+  }
+
+  /** Waits until a transaction of the node waits for the row the blocker holds. */
+  private static void awaitLockWaiters(Connection blocker) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      try (Statement st = blocker.createStatement();
+          ResultSet rs =
+              st.executeQuery(
+                  "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                      + " AND pid <> pg_backend_pid()")) {
+        rs.next();
+        if (rs.getInt(1) > 0) {
+          return;
+        }
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no write of the node waits for the locked cluster_state row");
+  }
+
+  private static java.util.List<String> tenants() throws Exception {
+    try (Connection c = connect();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT name FROM tenants")) {
+      java.util.List<String> names = new java.util.ArrayList<>();
+      while (rs.next()) {
+        names.add(rs.getString(1));
+      }
+      return names;
+    }
+  }
+
+  private static Connection connect() throws Exception {
+    return DriverManager.getConnection(NODE_DB, TestDatabase.USER, TestDatabase.PASSWORD);
+  }
+}
