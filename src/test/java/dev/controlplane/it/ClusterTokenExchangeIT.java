@@ -129,6 +129,12 @@ class ClusterTokenExchangeIT {
     Http.Reply revoked = revoke(grouping);
     assertThat(revoked.status()).as(revoked.body()).isEqualTo(204);
     awaitOnEveryNode("bob's revocation", node -> exchange(node, "bob"), r -> r.status() == 403);
+
+    // jcasbin prints each enforcer's model and every policy and role link it loads at INFO: who
+    // holds which role does not belong in the log.
+    for (Node node : cluster.nodes()) {
+      assertThat(node.process().logText()).as(node.id).doesNotContain("Role links for:");
+    }
   }
 
   @Test

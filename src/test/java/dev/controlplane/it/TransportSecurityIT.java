@@ -269,7 +269,8 @@ class TransportSecurityIT {
       var record = json.readTree(line); // throws on a line that is not JSON
       modules.add(record.path("module").asText());
       messageIds.add(record.path("ibm_messageId").asText());
-      if (List.of("WARN", "WARNING", "ERROR", "SEVERE").contains(record.path("loglevel").asText())
+      if (List.of("WARN", "WARNING", "ERROR", "SEVERE", "SystemErr")
+              .contains(record.path("loglevel").asText())
           && !record.path("module").asText().startsWith("dev.controlplane.")) {
         notTheNodes.add(record.path("message").asText());
       }
@@ -277,7 +278,8 @@ class TransportSecurityIT {
     // Plain HTTP on the HTTPS port (Order 2) and refused handshakes are the clients' mistakes, and
     // a start with TLS on warns about nothing but what this node chose (its own lines).
     assertTrue(
-        notTheNodes.isEmpty(), "warnings and errors from Liberty or a library: " + notTheNodes);
+        notTheNodes.isEmpty(),
+        "warnings, errors or stderr from Liberty or a library: " + notTheNodes);
     assertTrue(modules.contains("dev.controlplane.tls.TransportSecurity"), modules.toString());
     assertTrue(messageIds.contains("CWWKF0011I"), "Liberty's ready message");
     String key = Files.readString(served.key());
