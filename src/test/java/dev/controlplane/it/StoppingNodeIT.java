@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.IsolatedServer;
+import dev.controlplane.it.support.Metrics;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import java.sql.Connection;
@@ -38,9 +39,13 @@ class StoppingNodeIT {
       try (Statement st = blocker.createStatement()) {
         st.execute("SELECT * FROM cluster_state WHERE id = 1 FOR UPDATE");
       }
+      Http metrics = new Http(node.httpPort(), null);
+      double taken = writesTaken(metrics);
       CompletableFuture<Http.Reply> write =
           CompletableFuture.supplyAsync(
               () -> http.put("/v1/tenants/during", Http.tenant("during", "not stored")));
+      // In a batch (nothing else writes on this node now), and that batch waits for the row.
+      Metrics.await("the write taken into a batch", () -> writesTaken(metrics), n -> n > taken);
       awaitLockWaiters(blocker);
 
       long stopping = System.nanoTime();
@@ -61,6 +66,13 @@ class StoppingNodeIT {
     }
     assertThat(tenants()).contains("before").doesNotContain("during");
     assertThat(node.process().logText()).doesNotContain("Exception in thread");
+  }
+
+  private static double writesTaken(Http metrics) {
+    return Metrics.valueIn(
+        metrics.get("/metrics", "text/plain").body(),
+        "controlplane_write_queue_wait_seconds_count",
+        "");
   }
 
   /** Waits until a transaction of the node waits for the row the blocker holds. */
