@@ -30,7 +30,15 @@ class StoppingNodeIT {
   @Test
   void aNodeStoppedWhileABatchWaitsForTheDatabaseCancelsItAnswersItsWriterAndStopsPromptly()
       throws Exception {
-    IsolatedServer node = IsolatedServer.start("stopping", Map.of());
+    // The leader's own periodic writes would join the pipeline too; one caught by the lock would
+    // be the batch in flight and leave the test's write queued behind it.
+    IsolatedServer node =
+        IsolatedServer.start(
+            "stopping",
+            Map.of(
+                "SERVICE_CONTROLPLANE_KEY_ROTATION_CHECK_INTERVAL", "1h",
+                "SERVICE_CONTROLPLANE_RETENTION_CHECK_INTERVAL", "1h",
+                "SERVICE_CONTROLPLANE_STREAM_PURGE_INTERVAL", "1h"));
     try (Connection blocker = connect()) {
       Http http = new Http(node.httpPort(), SharedServer.OPERATOR_TOKEN);
       assertThat(http.put("/v1/tenants/before", Http.tenant("before", "stored")).status())
@@ -44,7 +52,7 @@ class StoppingNodeIT {
       CompletableFuture<Http.Reply> write =
           CompletableFuture.supplyAsync(
               () -> http.put("/v1/tenants/during", Http.tenant("during", "not stored")));
-      // In a batch (nothing else writes on this node now), and that batch waits for the row.
+      // In a batch (nothing else writes on this node), and that batch waits for the row.
       Metrics.await("the write taken into a batch", () -> writesTaken(metrics), n -> n > taken);
       awaitLockWaiters(blocker);
 
