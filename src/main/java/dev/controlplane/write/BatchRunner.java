@@ -313,12 +313,13 @@ final class BatchRunner {
 
   /**
    * PostgreSQL cancels a statement only before its transaction's commit begins, so nothing of the
-   * batch is stored: the node canceled it as it stopped, or an operator did.
+   * batch is stored: the node canceled it as it stopped, an operator did, or a statement timeout
+   * set in the database (this connection sets none) ran out.
    */
   private static ControlPlaneException canceled(Exception e) {
     return ControlPlaneException.unavailable(
-        "the write was canceled in the database (the node is stopping, or an operator canceled"
-            + " it); nothing was written; retry",
+        "the database canceled the write (the node is stopping, an operator canceled it, or a"
+            + " statement timeout ran out); nothing was written; retry",
         e);
   }
 
