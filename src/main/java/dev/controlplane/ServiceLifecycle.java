@@ -139,6 +139,7 @@ public class ServiceLifecycle {
       startBootstrap();
       tls.warnAboutSettings(config.brokerToken().isPresent());
       state.started();
+      keepLoggingThroughShutdown();
       handOverOnSignal();
       checkHttpListener();
       LOG.info("control plane node " + config.nodeId() + " started");
@@ -209,6 +210,21 @@ public class ServiceLifecycle {
    * that wait: its HTTP port is closed, so clients told to write to it find nobody. JVM shutdown
    * hooks run when the signal arrives, alongside Liberty's own.
    */
+  /**
+   * java.util.logging resets itself in a JVM shutdown hook of its own, which runs beside the
+   * others: what the node logged while it stopped on SIGTERM (the hand-over, a write batch it
+   * canceled) went nowhere. Liberty's log manager can refuse that reset; Liberty's own messages do
+   * not go through it.
+   */
+  private static void keepLoggingThroughShutdown() {
+    java.util.logging.LogManager manager = java.util.logging.LogManager.getLogManager();
+    try {
+      manager.getClass().getMethod("disableReset").invoke(manager);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      // Not Liberty's log manager (a test harness): the JDK's reset stays.
+    }
+  }
+
   private void handOverOnSignal() {
     onSignal = new Thread(this::handOver, "controlplane-signal");
     Runtime.getRuntime().addShutdownHook(onSignal);
