@@ -2,6 +2,7 @@ package dev.controlplane.cache;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -12,10 +13,14 @@ import java.util.function.Predicate;
  * outlive the change's invalidation.
  *
  * <p>Thread-safe: loads run outside any lock (two callers may both load a missing value); the
- * check-and-keep step and the invalidation of one tenant are serialised per tenant by the map. An
- * invalidation of every tenant cannot take each tenant's turn (a tenant being loaded for the first
- * time is not in the map yet), so each kept value carries the count of such invalidations it was
- * loaded under, and a value loaded under an older count is never served.
+ * check-and-keep step and the invalidation of one tenant are serialised per tenant by the map. A
+ * load notices an invalidation of its tenant through a count of invalidations shared by the tenants
+ * of one of {@value #STRIPES} stripes, so what the cache holds beyond its values does not grow with
+ * the tenants ever changed (tenants come and go for the life of a node); a change of another tenant
+ * of the same stripe only costs an overlapping load its place in the cache. An invalidation of
+ * every tenant cannot take each tenant's turn (a tenant being loaded for the first time is not in
+ * the map yet), so each kept value carries the count of such invalidations it was loaded under, and
+ * a value loaded under an older count is never served.
  */
 public final class TenantCache<T> {
 
@@ -25,8 +30,13 @@ public final class TenantCache<T> {
   private final Predicate<T> worthKeeping;
   private final ConcurrentHashMap<String, Kept<T>> values = new ConcurrentHashMap<>();
 
-  /** Bumped by every invalidation; a load keeps its value only if none happened meanwhile. */
-  private final ConcurrentHashMap<String, Long> generations = new ConcurrentHashMap<>();
+  static final int STRIPES = 256;
+
+  /**
+   * Bumped by every invalidation of a tenant of the stripe; a load keeps its value only if none
+   * happened meanwhile.
+   */
+  private final AtomicLongArray generations = new AtomicLongArray(STRIPES);
 
   /** Bumped by every invalidation of every tenant. */
   private final AtomicLong everyTenantGeneration = new AtomicLong();
@@ -42,20 +52,16 @@ public final class TenantCache<T> {
       return cached;
     }
     long everyTenant = everyTenantGeneration.get();
-    long generation = generations.getOrDefault(tenant, 0L);
+    int stripe = stripe(tenant);
+    long generation = generations.get(stripe);
     T loaded = loader.apply(tenant);
     if (!worthKeeping.test(loaded)) {
       return loaded;
     }
-    generations.compute(
+    values.compute(
         tenant,
-        (t, now) -> {
-          long current = now == null ? 0L : now;
-          if (current == generation) {
-            values.put(t, new Kept<>(loaded, everyTenant));
-          }
-          return now;
-        });
+        (t, kept) ->
+            generations.get(stripe) == generation ? new Kept<>(loaded, everyTenant) : kept);
     return loaded;
   }
 
@@ -73,12 +79,16 @@ public final class TenantCache<T> {
   }
 
   void invalidate(String tenant) {
-    generations.compute(
+    values.compute(
         tenant,
-        (t, now) -> {
-          values.remove(t);
-          return now == null ? 1L : now + 1;
+        (t, kept) -> {
+          generations.incrementAndGet(stripe(t));
+          return null;
         });
+  }
+
+  static int stripe(String tenant) {
+    return Math.floorMod(tenant.hashCode(), STRIPES);
   }
 
   void invalidateAll() {

@@ -88,4 +88,40 @@ class TenantCacheTest {
     assertThat(cache.get("a")).isEqualTo("load 2");
     assertThat(cache.get("a")).isEqualTo("load 2");
   }
+
+  @Test
+  void aLoadOverlappingAChangeOfAnotherTenantIsKeptUnlessTheyShareAStripe() {
+    String other = otherTenant(t -> TenantCache.stripe(t) != TenantCache.stripe("a"));
+    String sameStripe = otherTenant(t -> TenantCache.stripe(t) == TenantCache.stripe("a"));
+    String[] changedDuringLoad = {other};
+    Function<String, String> loader =
+        t -> {
+          int n = loads.incrementAndGet();
+          if (changedDuringLoad[0] != null) {
+            changes.changed(changedDuringLoad[0]);
+          }
+          return "load " + n;
+        };
+    TenantCache<String> cache = changes.cache(loader);
+
+    assertThat(cache.get("a")).isEqualTo("load 1");
+    assertThat(cache.peek("a")).as("another stripe's change costs nothing").isEqualTo("load 1");
+
+    changes.changed("a");
+    changedDuringLoad[0] = sameStripe;
+    assertThat(cache.get("a")).isEqualTo("load 2");
+    assertThat(cache.peek("a")).as("the stripe's count moved: kept only when sure").isNull();
+    changedDuringLoad[0] = null;
+    assertThat(cache.get("a")).isEqualTo("load 3");
+    assertThat(cache.get("a")).isEqualTo("load 3");
+  }
+
+  private static String otherTenant(java.util.function.Predicate<String> wanted) {
+    for (int i = 0; i < 100_000; i++) {
+      if (wanted.test("t" + i)) {
+        return "t" + i;
+      }
+    }
+    throw new AssertionError("no tenant name found in the stripe wanted");
+  }
 }
