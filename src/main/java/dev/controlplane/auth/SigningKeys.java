@@ -39,8 +39,6 @@ public class SigningKeys {
   @Inject KeyVault vault;
   @Inject WritePipeline pipeline;
 
-  private final ActiveKeyCache privateKeys = new ActiveKeyCache();
-
   /**
    * Creates the tenant's first key in the operation's batch, active at once (nothing can have
    * cached an empty JWKS yet).
@@ -51,7 +49,8 @@ public class SigningKeys {
 
   /**
    * The key that signs now, created when the tenant has none (a tenant made before auth was set
-   * up).
+   * up). Decrypted at each call: the one decrypted copy a node keeps is the signer {@code
+   * ServiceTokens} caches per tenant, dropped when the tenant's keys change or the tenant goes.
    */
   @Tx
   public OctetKeyPair activeKey(String tenant) {
@@ -66,7 +65,7 @@ public class SigningKeys {
     }
     Object[] row = (Object[]) rows.get(0);
     String kid = (String) row[0];
-    return privateKeys.get(tenant, kid, () -> vault.open(tenant, kid, (byte[]) row[1]));
+    return vault.open(tenant, kid, (byte[]) row[1]);
   }
 
   /** A tenant made before auth was set up gets its first key: a write, so the leader's. */

@@ -25,6 +25,23 @@ class TenantCacheTest {
   }
 
   @Test
+  void aChangedTenantLeavesNothingHeld() {
+    // A signing cache holds decrypted private keys: a rotated or deleted tenant's must go.
+    TenantCache<String> cache = changes.cache(t -> t + "#" + loads.incrementAndGet());
+    for (int i = 0; i < 1_000; i++) {
+      cache.get("tenant-" + i);
+    }
+    assertThat(cache.size()).isEqualTo(1_000);
+
+    for (int i = 0; i < 1_000; i++) {
+      changes.changed("tenant-" + i);
+    }
+
+    assertThat(cache.size()).isZero();
+    assertThat(cache.peek("tenant-1")).isNull();
+  }
+
+  @Test
   void aValueNotWorthKeepingIsLoadedEachTimeAndNeverHeld() {
     TenantCache<String> cache =
         changes.cache(
