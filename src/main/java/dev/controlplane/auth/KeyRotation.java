@@ -16,14 +16,15 @@ import java.util.logging.Logger;
 /**
  * The key lifecycle as a leader duty: activates next keys whose publication lead has passed (the
  * previous active key turns passive until every token it signed has expired), retires passive keys
- * after that, and publishes a next key when a key's rotation period is about to end. Each step is a
- * write of the pipeline, so a deposed leader's rotation commits nothing; each reads the keys inside
- * its batch, after the step before it.
+ * after that, publishes a next key when a key's rotation period is about to end, and gives a tenant
+ * without an active key its first. Each step is a write of the pipeline, so a deposed leader's
+ * rotation commits nothing; each reads the keys inside its batch, after the step before it.
  */
 @ApplicationScoped
 public class KeyRotation {
 
   private static final Logger LOG = Logger.getLogger(KeyRotation.class.getName());
+  private static final int MISSING_PER_STEP = 100;
 
   @Inject AuthConfig config;
   @Inject SigningKeys keys;
@@ -33,6 +34,27 @@ public class KeyRotation {
     pipeline.execute(this::activateDue);
     pipeline.execute(this::retireExpired);
     pipeline.execute(this::scheduleDue);
+    pipeline.execute(this::createMissing);
+  }
+
+  /**
+   * A tenant without an active key gets one: a tenant created before tenants got their first key at
+   * creation (2026-11-29), or one whose active key an operator deleted by hand. Until then only the
+   * leader could serve its exchanges (the first one writes the key). At most {@value
+   * #MISSING_PER_STEP} per step, so an upgrade's backlog does not make one huge batch.
+   */
+  private Void createMissing(WriteContext write) {
+    List<String[]> missing =
+        rows(
+            write,
+            "SELECT t.name, '' FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM signing_keys k"
+                + " WHERE k.tenant = t.name AND k.state = 'active') ORDER BY t.name LIMIT "
+                + MISSING_PER_STEP);
+    for (String[] row : missing) {
+      keys.created(write, row[0]);
+      LOG.info("tenant " + row[0] + " had no active signing key: it has one now");
+    }
+    return null;
   }
 
   private Void activateDue(WriteContext write) {

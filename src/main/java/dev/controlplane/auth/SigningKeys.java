@@ -7,6 +7,7 @@ import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
 import com.nimbusds.jose.util.Base64URL;
 import dev.controlplane.audit.AuditEntry;
 import dev.controlplane.config.AuthConfig;
+import dev.controlplane.metadata.TenantSetup;
 import dev.controlplane.tx.Tx;
 import dev.controlplane.write.WriteContext;
 import dev.controlplane.write.WritePipeline;
@@ -28,7 +29,7 @@ import java.util.Optional;
  * private part is wiped). Private keys are stored AES-GCM encrypted.
  */
 @ApplicationScoped
-public class SigningKeys {
+public class SigningKeys implements TenantSetup {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -68,7 +69,17 @@ public class SigningKeys {
     return vault.open(tenant, kid, (byte[]) row[1]);
   }
 
-  /** A tenant made before auth was set up gets its first key: a write, so the leader's. */
+  /** A tenant created through the API: its first key, in the batch that creates it. */
+  @Override
+  public void created(WriteContext write, String tenant) {
+    SigningKey created = createFirst(write, tenant);
+    write.audit(keyEntry("create", tenant, created.kid()));
+  }
+
+  /**
+   * A tenant created before tenants got a key at creation (2026-11-29) gets its first key at its
+   * first exchange: a write, so the leader's.
+   */
   private void createMissingActiveKey(String tenant) {
     pipeline.execute(
         write -> {

@@ -27,6 +27,7 @@ public class TenantService {
   }
 
   @Inject WritePipeline pipeline;
+  @Inject TenantSetup setup;
 
   /**
    * Create-or-replace. A {@link Writer#TENANT} write keeps the stored quotas when the document has
@@ -37,7 +38,7 @@ public class TenantService {
     return pipeline.execute(write -> apply(write, wanted, match, writer, quotasGiven), mode);
   }
 
-  private static Applied<Tenant> apply(
+  private Applied<Tenant> apply(
       WriteContext write, Tenant wanted, VersionMatch match, Writer writer, boolean quotasGiven) {
     Optional<Tenant> current = write.image().tenant(wanted.name());
     match.check(current);
@@ -47,7 +48,11 @@ public class TenantService {
       return new Applied<>(current.get(), Outcome.UNCHANGED);
     }
     Tenant stored = write.put(tenant, current.orElse(null));
-    return new Applied<>(stored, current.isPresent() ? Outcome.UPDATED : Outcome.CREATED);
+    if (current.isPresent()) {
+      return new Applied<>(stored, Outcome.UPDATED);
+    }
+    setup.created(write, stored.name());
+    return new Applied<>(stored, Outcome.CREATED);
   }
 
   private static Tenant withPlatformQuotas(

@@ -222,7 +222,7 @@ class ClusterTokenExchangeIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void everyNodeKeepsIssuingTokensAndPublishingKeysWhileNoneLeads() throws Exception {
     Node leader = cluster.awaitLeader(SETTLE);
     List<Node> followers = cluster.others(leader);
@@ -265,6 +265,53 @@ class ClusterTokenExchangeIT {
     }
   }
 
+  @Test
+  @Order(6)
+  void aTenantMadeThroughTheApiIsIssuedTokensByAFollowerFromItsFirstExchange() throws Exception {
+    String tenant = "api-made";
+    Node leader = cluster.awaitLeader(SETTLE);
+    Http operator = leader.http();
+    Http.Reply created = operator.put("/v1/tenants/" + tenant, Http.tenant(tenant, "by the API"));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    Http.Reply issuer =
+        post(operator, "/v1/tenants/" + tenant + "/idp-issuers", Auth.issuerRecord(IDP, null));
+    assertThat(issuer.status()).as(issuer.body()).isEqualTo(201);
+    ObjectNode policy = Http.JSON.createObjectNode();
+    policy.put("subject", "role:tenant-admin");
+    policy.put("object", "tenant:" + tenant);
+    policy.put("action", "tenant.manage");
+    Http.Reply allowed = post(operator, "/v1/tenants/" + tenant + "/rbac/policies", policy);
+    assertThat(allowed.status()).as(allowed.body()).isEqualTo(201);
+    ObjectNode grouping = Http.JSON.createObjectNode();
+    grouping.put("principal", Auth.principal(OidcProvider.issuer(IDP), "dave"));
+    grouping.put("role", "role:tenant-admin");
+    Http.Reply granted = post(operator, "/v1/tenants/" + tenant + "/rbac/groupings", grouping);
+    assertThat(granted.status()).as(granted.body()).isEqualTo(201);
+
+    // No token was ever exchanged for the tenant: its first one is asked of a follower, which
+    // cannot write a key of its own.
+    Node follower = cluster.others(leader).get(0);
+    String upstream = OidcProvider.token(IDP, "dave", Map.of());
+    Http.Reply first = Auth.exchange(follower.httpPort(), tenant, upstream, "{}");
+    long deadline = System.nanoTime() + PROPAGATION.toNanos();
+    // 401 and 403 until the issuer and the grant reach the follower's caches.
+    while ((first.status() == 401 || first.status() == 403) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      first = Auth.exchange(follower.httpPort(), tenant, upstream, "{}");
+    }
+    assertThat(first.status()).as("%s: %s", follower.id, first.body()).isEqualTo(200);
+    SignedJWT token = SignedJWT.parse(first.json().path("service_token").asText());
+    for (Node publishing : cluster.nodes()) {
+      Http.Reply keys =
+          new Http(publishing.httpPort(), null)
+              .get("/v1/tenants/" + tenant + "/.well-known/jwks.json");
+      OctetKeyPair key =
+          (OctetKeyPair) JWKSet.parse(keys.body()).getKeyByKeyId(token.getHeader().getKeyID());
+      assertThat(key).as("%s publishes the key", publishing.id).isNotNull();
+      assertThat(token.verify(new Ed25519Verifier(key))).isTrue();
+    }
+  }
+
   /** The grouping that makes bob, of the tenant's own IdP, a tenant admin. */
   private static ObjectNode bobAsAdmin() {
     ObjectNode grouping = Http.JSON.createObjectNode();
@@ -302,7 +349,10 @@ class ClusterTokenExchangeIT {
   }
 
   private Http.Reply adminPost(String path, ObjectNode body) throws InterruptedException {
-    Http http = admin();
+    return post(admin(), path, body);
+  }
+
+  private static Http.Reply post(Http http, String path, ObjectNode body) {
     return http.send(
         http.request(path)
             .POST(HttpRequest.BodyPublishers.ofString(body.toString()))

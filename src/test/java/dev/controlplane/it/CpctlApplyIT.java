@@ -313,6 +313,9 @@ class CpctlApplyIT {
         .contains("Placement (version")
         .containsPattern("(?m)^  SHARD +LEADER +REPLICAS$")
         .containsPattern("(?m)^  1 +\\S+ +\\S+$");
+    assertThat(cpctl.run("describe", "tenant", "delco").out())
+        .as("a tenant created through the API has its signing key from the start")
+        .containsPattern("(?m)^Signing keys:\\n(.*\\n)*  \\S+ +active\\b");
     var asYaml = cpctl.run("describe", "tenant", "delco", "-o", "yaml");
     assertThat(asYaml.out()).contains("object:").contains("namespaces:").contains("signing_keys:");
 

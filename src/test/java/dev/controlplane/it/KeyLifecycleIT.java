@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * A signing key's whole life, which the shared server's 15-minute token lifetime and 30-day
  * rotation period put out of reach: a node of its own with 3-second service tokens and a 6-second
  * rotation period. With no admin call, the next key must be published before it signs, and the
- * rotated-out key must keep verifying its tokens until they expire, then leave the JWKS.
+ * rotated-out key must keep verifying its tokens until they expire, then leave the JWKS. A tenant
+ * created through the API has a key from the start, and one left without keys gets one.
  */
 class KeyLifecycleIT {
 
@@ -29,7 +30,7 @@ class KeyLifecycleIT {
   private static final Duration ROTATION_PERIOD = Duration.ofSeconds(6);
 
   @Test
-  void keysRotateOnTheirPeriodPublishedBeforeSigningAndRetiredAfterTheirLastToken()
+  void keysRotateOnTheirPeriodRetireAfterTheirLastTokenAndNoTenantStaysWithoutOne()
       throws Exception {
     String db = IsolatedServer.database("keys");
     Map<String, String> settings =
@@ -112,6 +113,39 @@ class KeyLifecycleIT {
                       + "' AND state = 'retired' AND length(private_key) = 0"))
           .as("the retired key's private half is erased")
           .isEqualTo(1);
+
+      // A tenant created through the API has its key from the start; one left without any (its
+      // keys deleted by hand, or created before tenants got a key at creation) gets one from the
+      // leader's duty, with no exchange asking for it.
+      Http operator = new Http(http, SharedServer.OPERATOR_TOKEN);
+      assertThat(operator.put("/v1/tenants/bare", Http.tenant("bare", "no bootstrap")).status())
+          .isEqualTo(201);
+      String first = otherKid(jwks(http, "bare"), "");
+      assertThat(first).as("the new tenant's key, published at once").isNotNull();
+      try (var c =
+              java.sql.DriverManager.getConnection(db, TestDatabase.USER, TestDatabase.PASSWORD);
+          var st = c.createStatement()) {
+        assertThat(st.executeUpdate("DELETE FROM signing_keys WHERE tenant = 'bare'")).isEqualTo(1);
+      }
+      Instant keyed = Instant.now().plusSeconds(10);
+      String replaced = otherKid(jwks(http, "bare"), first);
+      while (replaced == null && Instant.now().isBefore(keyed)) {
+        Thread.sleep(100);
+        replaced = otherKid(jwks(http, "bare"), first);
+      }
+      assertThat(replaced).as("a key made by the duty").isNotNull();
+      assertThat(
+              TestDatabase.queryLong(
+                  db,
+                  "SELECT count(*) FROM signing_keys WHERE tenant = 'bare' AND state = 'active'"))
+          .isEqualTo(1);
+      assertThat(
+              TestDatabase.queryLong(
+                  db,
+                  "SELECT count(*) FROM audit_records WHERE tenant = 'bare'"
+                      + " AND operation = 'signing_key.create'"))
+          .as("both keys' creations are audited")
+          .isEqualTo(2);
     }
   }
 
@@ -130,7 +164,11 @@ class KeyLifecycleIT {
   }
 
   private static String jwks(int http) {
-    var reply = new Http(http, null).get("/v1/tenants/keys/.well-known/jwks.json");
+    return jwks(http, "keys");
+  }
+
+  private static String jwks(int http, String tenant) {
+    var reply = new Http(http, null).get("/v1/tenants/" + tenant + "/.well-known/jwks.json");
     assertThat(reply.status()).isEqualTo(200);
     return reply.body();
   }

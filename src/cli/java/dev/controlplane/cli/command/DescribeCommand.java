@@ -166,7 +166,8 @@ public final class DescribeCommand extends BaseCommand {
       return;
     }
     if (keys.isEmpty()) {
-      out.println("Signing keys: none (the tenant was not bootstrapped)");
+      // Only a tenant created before tenants got a key at creation: its first exchange makes one.
+      out.println("Signing keys: none yet (the tenant's first token exchange creates one)");
       return;
     }
     out.println("Signing keys:");
