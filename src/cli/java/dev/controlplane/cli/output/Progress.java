@@ -71,13 +71,17 @@ public final class Progress implements AutoCloseable {
   }
 
   public void add(long units) {
-    long now = done.addAndGet(units);
-    if (mode == Mode.ALWAYS && total > 0) {
-      synchronized (this) {
-        while (now * 10 >= nextStep * total && nextStep < 10) {
-          nextStep++;
-          line(false);
-        }
+    if (mode != Mode.ALWAYS || total == 0) {
+      done.addAndGet(units);
+      return;
+    }
+    // Counted under the lock: with workers adding at once, the line for a tenth must show the
+    // count that reached it, not whatever others added before this thread got to print.
+    synchronized (this) {
+      long now = done.addAndGet(units);
+      while (now * 10 >= nextStep * total && nextStep < 10) {
+        nextStep++;
+        line(false);
       }
     }
   }
