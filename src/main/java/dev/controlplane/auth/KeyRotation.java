@@ -51,7 +51,7 @@ public class KeyRotation {
                 + " WHERE k.tenant = t.name AND k.state = 'active') ORDER BY t.name LIMIT "
                 + MISSING_PER_STEP);
     for (String[] row : missing) {
-      keys.created(write, row[0]);
+      keys.createActive(write, row[0]);
       LOG.info("tenant " + row[0] + " had no active signing key: it has one now");
     }
     return null;

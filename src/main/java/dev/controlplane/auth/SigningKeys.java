@@ -72,6 +72,11 @@ public class SigningKeys implements TenantSetup {
   /** A tenant created through the API: its first key, in the batch that creates it. */
   @Override
   public void created(WriteContext write, String tenant) {
+    createActive(write, tenant);
+  }
+
+  /** A new active key for a tenant that has none, audited as its creation. */
+  void createActive(WriteContext write, String tenant) {
     SigningKey created = createFirst(write, tenant);
     write.audit(keyEntry("create", tenant, created.kid()));
   }
@@ -88,8 +93,7 @@ public class SigningKeys implements TenantSetup {
                 "tenant " + tenant + " does not exist");
           }
           if (!hasKey(write, tenant, "state = 'active'")) {
-            SigningKey created = insert(write, tenant, "active", Instant.now(), null);
-            write.audit(keyEntry("create", tenant, created.kid()));
+            createActive(write, tenant);
           }
           return null;
         });
