@@ -205,12 +205,6 @@ public class ServiceLifecycle {
   }
 
   /**
-   * On SIGTERM Liberty first waits, up to 30 s, for the HTTP requests it is serving (one slow
-   * client is enough), and stops the application only after that. A leader must not lead through
-   * that wait: its HTTP port is closed, so clients told to write to it find nobody. JVM shutdown
-   * hooks run when the signal arrives, alongside Liberty's own.
-   */
-  /**
    * java.util.logging resets itself in a JVM shutdown hook of its own, which runs beside the
    * others: what the node logged while it stopped on SIGTERM (the hand-over, a write batch it
    * canceled) went nowhere. Liberty's log manager can refuse that reset; Liberty's own messages do
@@ -225,6 +219,12 @@ public class ServiceLifecycle {
     }
   }
 
+  /**
+   * On SIGTERM Liberty first waits, up to 30 s, for the HTTP requests it is serving (one slow
+   * client is enough), and stops the application only after that. A leader must not lead through
+   * that wait: its HTTP port is closed, so clients told to write to it find nobody. JVM shutdown
+   * hooks run when the signal arrives, alongside Liberty's own.
+   */
   private void handOverOnSignal() {
     onSignal = new Thread(this::handOver, "controlplane-signal");
     Runtime.getRuntime().addShutdownHook(onSignal);
