@@ -72,6 +72,9 @@ final class BatchRunner {
   void run(List<Pending<?>> batch, long term) {
     try {
       loadFor(term);
+    } catch (ControlPlaneException e) {
+      fail(batch, e);
+      return;
     } catch (SQLException | RuntimeException e) {
       fail(batch, unavailable(e));
       return;
@@ -97,7 +100,10 @@ final class BatchRunner {
       return;
     }
     try {
-      committed = StateLoader.catchUp(connection.get(), term, listener.image(), codec::readStored);
+      committed =
+          historyChecked(
+              term,
+              StateLoader.catchUp(connection.get(), term, listener.image(), codec::readStored));
     } catch (SQLException | RuntimeException e) {
       connection.close();
       committed = null;
@@ -249,14 +255,54 @@ final class BatchRunner {
             + "; reloading the write state");
     if (mayReload) {
       try {
-        committed = StateLoader.load(connection.get(), term);
+        committed = historyChecked(term, StateLoader.load(connection.get(), term));
         attempt(batch, term, false);
         return;
       } catch (SQLException e) {
         connection.close();
+      } catch (ControlPlaneException e) {
+        fail(batch, e);
+        return;
       }
     }
     fail(batch, ControlPlaneException.unavailable("the metadata changed underneath", null));
+  }
+
+  /**
+   * {@code read}, unless the database is behind a version this node has read: then it lost
+   * committed versions, and the batch would give them to other changes. A new history is started
+   * first ({@link NewHistory}), and the state read again.
+   */
+  private WriteState historyChecked(long term, WriteState read) throws SQLException {
+    long seen = listener.highestSeen();
+    if (read.version() >= seen) {
+      return read;
+    }
+    long head;
+    try {
+      head = NewHistory.start(connection.get(), term, read.version(), node);
+    } catch (Fenced f) {
+      throw f.recordedTerm != term
+          ? guard.stale(term, f.recordedTerm, f.leader)
+          : ControlPlaneException.unavailable(
+              "the metadata changed while this leader started a new history; retry", null);
+    }
+    LOG.severe(
+        "the database is at metadata version "
+            + read.version()
+            + ", behind version "
+            + seen
+            + " that this node had read: it lost committed versions (restored from a backup, or"
+            + " failed over to a standby that had not received them). Started a new history at"
+            + " version "
+            + head
+            + ", so that no version brokers saw is given to another change; brokers at older"
+            + " versions are answered OUT_OF_RANGE and take a new snapshot (docs/operations.md,"
+            + " \"Database loss\")");
+    tenants.changedAll();
+    WriteState restarted = StateLoader.load(connection.get(), term);
+    listener.restarted(restarted.image());
+    return restarted;
   }
 
   /**

@@ -25,6 +25,13 @@ public interface CommitListener {
   void committed(List<MetadataUpdate> updates, MetadataImage image);
 
   /**
+   * A new history of versions starts at {@code image}, with nothing of the old one to deliver
+   * ({@code NewHistory}): hold it in place of the image held, so that the batches after it follow
+   * at once.
+   */
+  void restarted(MetadataImage image);
+
+  /**
    * The callers of the batch last {@link #committed} have their answers: send its updates to the
    * watchers. Apart from {@link #committed} so that a writer's answer never waits behind the
    * deliveries to every watcher, which would make a write slower the more watchers a node has.
@@ -36,4 +43,11 @@ public interface CommitListener {
    * starts from it and replays only the log after it.
    */
   MetadataImage image();
+
+  /**
+   * The highest version this node has read. Above the database's head only when the database lost
+   * versions this node read (restored from a backup, or failed over to a standby that had not
+   * received them): a leader then starts a new history before it writes ({@code NewHistory}).
+   */
+  long highestSeen();
 }

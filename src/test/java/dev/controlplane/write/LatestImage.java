@@ -8,6 +8,13 @@ import java.util.List;
 class LatestImage implements CommitListener {
 
   private volatile MetadataImage image = MetadataImage.empty();
+  private volatile long seen;
+
+  /** As if this node had read up to {@code version} before: a database behind it lost versions. */
+  LatestImage seen(long version) {
+    seen = version;
+    return this;
+  }
 
   @Override
   public void committing(long lastVersion) {}
@@ -15,6 +22,13 @@ class LatestImage implements CommitListener {
   @Override
   public void committed(List<MetadataUpdate> updates, MetadataImage after) {
     image = after;
+    seen = Math.max(seen, after.version());
+  }
+
+  @Override
+  public void restarted(MetadataImage image) {
+    this.image = image;
+    seen = Math.max(seen, image.version());
   }
 
   @Override
@@ -23,5 +37,10 @@ class LatestImage implements CommitListener {
   @Override
   public MetadataImage image() {
     return image;
+  }
+
+  @Override
+  public long highestSeen() {
+    return seen;
   }
 }

@@ -144,6 +144,57 @@ class LeaderPipelineIT {
     }
   }
 
+  @Test
+  void aLeaderWhoseNodeReadVersionsTheDatabaseNoLongerHasStartsANewHistoryBeforeItWrites()
+      throws Exception {
+    WritePipeline pipeline = pipeline();
+    // The node had read up to version 5; the database, restored or failed over, is at 0.
+    pipeline.start(new LatestImage().seen(5));
+    try {
+      pipeline.commitAsync(tenant("first")).get(30, TimeUnit.SECONDS);
+    } finally {
+      pipeline.stop();
+    }
+
+    assertThat(TestDatabase.logRows(URL, 0))
+        .as("the write's version, never one of the five the node had read")
+        .extracting(TestDatabase.LogRow::version)
+        .containsExactly(SKIP + 1);
+    assertThat(bounds()).as("head and oldest servable version").containsExactly(SKIP + 1, SKIP);
+    assertThat(newHistoryRecords())
+        .containsExactly(
+            "controlplane system cp1 {\"skipped\": 1000000000, \"restored_version\": 0}");
+  }
+
+  @Test
+  void aLeaderWhoseBatchFindsTheDatabaseBehindItsStateStartsANewHistoryAndRetries()
+      throws Exception {
+    WritePipeline pipeline = pipeline();
+    pipeline.start(new LatestImage());
+    try {
+      pipeline.commitAsync(tenant("kept")).get(30, TimeUnit.SECONDS);
+      pipeline.commitAsync(tenant("lost")).get(30, TimeUnit.SECONDS);
+      // The database loses version 2 under the running leader, as a failover to a standby that
+      // had not received it would.
+      try (Connection c = connect();
+          Statement st = c.createStatement()) {
+        st.execute(
+            "DELETE FROM tenants WHERE name = 'lost'; DELETE FROM metadata_updates WHERE version = 2;"
+                + " UPDATE cluster_state SET metadata_version = 1 WHERE id = 1");
+      }
+      pipeline.commitAsync(tenant("after")).get(30, TimeUnit.SECONDS);
+    } finally {
+      pipeline.stop();
+    }
+
+    assertThat(TestDatabase.logRows(URL, 0))
+        .extracting(TestDatabase.LogRow::version)
+        .as("version 2 went to the lost tenant; the next write starts the new history")
+        .containsExactly(1 + SKIP + 1);
+    assertThat(tenantNames()).containsExactlyInAnyOrder("kept", "after");
+    assertThat(newHistoryRecords()).hasSize(1);
+  }
+
   /** The pipeline's batch transaction waits for the row lock: the first write left the queue. */
   private static void awaitPipelineWaitingForTheLock() throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -163,6 +214,34 @@ class LeaderPipelineIT {
       }
     }
     throw new AssertionError("the pipeline never waited for the cluster_state row lock");
+  }
+
+  /** The default skip of {@code controlplane_start_new_history} (migration V10). */
+  private static final long SKIP = 1_000_000_000L;
+
+  private static List<Long> bounds() throws Exception {
+    try (Connection c = connect();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT metadata_version, retained_from - 1 FROM cluster_state")) {
+      rs.next();
+      return List.of(rs.getLong(1), rs.getLong(2));
+    }
+  }
+
+  private static List<String> newHistoryRecords() throws Exception {
+    try (Connection c = connect();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT principal || ' ' || principal_type || ' ' || node || ' ' || metadata"
+                    + " FROM audit_records WHERE operation = 'cluster.new_history'")) {
+      List<String> records = new java.util.ArrayList<>();
+      while (rs.next()) {
+        records.add(rs.getString(1));
+      }
+      return records;
+    }
   }
 
   private static List<String> tenantNames() throws Exception {

@@ -1,5 +1,6 @@
 package dev.controlplane.metadata.watch;
 
+import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
@@ -28,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -45,7 +47,7 @@ import javax.sql.DataSource;
  *
  * On the leader, the write pipeline hands each committed batch over directly ({@link #committed}):
  * its updates and the image after them, with no database round trip; it wakes the watchers with
- * {@link #deliver} once the batch's writers have their answers. On every node one tailer thread
+ * {@link #deliver} once the batch's writers have their answers. On every node a {@link LogTailer}
  * also reads updates with versions above {@link #head()} from the table whenever a commit is
  * signalled (NOTIFY from another node) and at least once a second. Both paths accept only the next
  * version, so the window never has a gap and an update arriving both ways counts once. The hub
@@ -55,8 +57,11 @@ import javax.sql.DataSource;
  * <h2>The image</h2>
  *
  * The hub also holds the immutable {@link MetadataImage} at {@link #head()}: loaded from the tables
- * at start (and again if the retained log no longer reaches back to it), then replaced by every
- * accepted update, so snapshots at the head need no database at all.
+ * at start (and again if the retained log no longer reaches back to it, or the database went back
+ * behind it), then replaced by every accepted update, so snapshots at the head need no database at
+ * all. It remembers the highest version it ever held ({@link #highestSeen}): above the database's
+ * head only when the database lost versions this node read, which a leader must never give to other
+ * changes.
  *
  * <h2>Slow watchers</h2>
  *
@@ -73,13 +78,13 @@ public class WatchHub implements CommitSignal, CommitListener {
   @Inject ChangeLog changeLog;
   @Inject ControlPlaneConfig config;
   @Inject WatchMetrics metrics;
+  @Inject TenantChanges tenants;
 
   @Resource ManagedThreadFactory threadFactory;
 
   @Resource(lookup = "jdbc/controlplane-direct")
   DataSource dataSource;
 
-  private final Object wakeLock = new Object();
   private final ConcurrentSkipListMap<Long, MetadataUpdate> window = new ConcurrentSkipListMap<>();
 
   /**
@@ -95,29 +100,24 @@ public class WatchHub implements CommitSignal, CommitListener {
    */
   private final Map<Executor, Set<Watcher>> byThread = new ConcurrentHashMap<>();
 
-  private boolean changed;
   private volatile boolean running;
   private volatile boolean accepting = true;
   private final Object advance = new Object();
   private volatile MetadataImage image = MetadataImage.empty();
 
-  private static final long UNREADABLE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(5);
-
-  /** When the tailer's reads of the change log started failing; 0 while they work. */
-  private volatile long logFailingSince;
-
-  private long lastFailureLogged;
+  /** The highest version of any image this hub held; written under {@link #advance}. */
+  private volatile long highestSeen;
 
   /** The last version this node's pipeline is committing or committed (0: none yet). */
   private volatile long localCommitting;
 
-  private Thread tailer;
+  private LogTailer tailer;
   private ExecutorService drainers;
   private ScheduledExecutorService ticker;
 
   public void start() {
     metrics.register(this);
-    image = loadImage();
+    hold(loadImage());
     running = true;
     drainers = Executors.newFixedThreadPool(2, threadFactory);
     ticker = Executors.newSingleThreadScheduledExecutor(threadFactory);
@@ -125,14 +125,15 @@ public class WatchHub implements CommitSignal, CommitListener {
     ticker.scheduleWithFixedDelay(
         safely(this::requestProgressFromIdle), tick, tick, TimeUnit.MILLISECONDS);
     ticker.scheduleWithFixedDelay(safely(this::cutOffStalled), 100, 100, TimeUnit.MILLISECONDS);
-    tailer = threadFactory.newThread(this::tail);
-    tailer.setName("watch-tailer");
-    tailer.start();
+    tailer = new LogTailer(this, changeLog, tenants);
+    tailer.start(threadFactory);
   }
 
   public void stop() {
     running = false;
-    committed();
+    if (tailer != null) {
+      tailer.stop();
+    }
     if (ticker != null) {
       ticker.shutdownNow();
     }
@@ -206,9 +207,16 @@ public class WatchHub implements CommitSignal, CommitListener {
         return;
       }
       updates.forEach(u -> window.put(u.version(), u));
-      image = after;
+      hold(after);
       trimWindow();
     }
+  }
+
+  @Override
+  public void restarted(MetadataImage image) {
+    replace(image);
+    // Watchers behind it find nothing to read and end with OUT_OF_RANGE.
+    wakeAll();
   }
 
   @Override
@@ -226,9 +234,9 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   @Override
   public void committed() {
-    synchronized (wakeLock) {
-      changed = true;
-      wakeLock.notifyAll();
+    LogTailer t = tailer;
+    if (t != null) {
+      t.signal();
     }
   }
 
@@ -271,7 +279,7 @@ public class WatchHub implements CommitSignal, CommitListener {
     }
   }
 
-  private void wakeAll() {
+  void wakeAll() {
     byThread.forEach(
         (thread, group) -> {
           if (group.isEmpty()) {
@@ -294,103 +302,29 @@ public class WatchHub implements CommitSignal, CommitListener {
   }
 
   /**
-   * For how long this node has not been able to read the change log, once that is longer than
-   * {@link #UNREADABLE_AFTER_NANOS}, for readiness: its watchers get nothing newer meanwhile. Empty
-   * while reading works, and during a shorter failure (a database restart). Why is in the log.
+   * For how long this node has not been able to read the change log, once that is longer than 5 s,
+   * for readiness: its watchers get nothing newer meanwhile. Empty while reading works, and during
+   * a shorter failure (a database restart). Why is in the log.
    */
   public Optional<Duration> unreadableLog() {
-    long since = logFailingSince;
-    long failing = System.nanoTime() - since;
-    return since != 0 && failing > UNREADABLE_AFTER_NANOS
-        ? Optional.of(Duration.ofNanos(failing))
-        : Optional.empty();
+    LogTailer t = tailer;
+    return t == null ? Optional.empty() : t.unreadableFor();
   }
 
-  private void tail() {
-    while (running) {
-      awaitChange();
-      try {
-        if (pullNewUpdates()) {
-          wakeAll();
+  /** Takes updates read from the log, starting with the one after the head; later ones follow. */
+  void append(List<MetadataUpdate> batch) {
+    synchronized (advance) {
+      MetadataImage next = image;
+      for (MetadataUpdate update : batch) {
+        if (update.version() != next.version() + 1) {
+          continue;
         }
-        logReadable();
-      } catch (RuntimeException e) {
-        logUnreadable(e);
-        sleepQuietly(500);
+        window.put(update.version(), update);
+        next = next.replay(update);
       }
+      hold(next);
+      trimWindow();
     }
-  }
-
-  /**
-   * Logs the first failure in full and then at most once a minute: the tailer retries every half
-   * second, and a failure that lasts (a document another build wrote) would flood the log.
-   */
-  private void logUnreadable(RuntimeException e) {
-    long now = System.nanoTime();
-    if (logFailingSince == 0) {
-      logFailingSince = now;
-      lastFailureLogged = now;
-      LOG.log(Level.WARNING, "reading the change log failed; retrying", e);
-    } else if (now - lastFailureLogged > TimeUnit.MINUTES.toNanos(1)) {
-      lastFailureLogged = now;
-      LOG.warning(
-          "reading the change log has failed for "
-              + TimeUnit.NANOSECONDS.toSeconds(now - logFailingSince)
-              + " s; retrying: "
-              + (e.getMessage() != null ? e.getMessage() : e));
-    }
-  }
-
-  private void logReadable() {
-    long since = logFailingSince;
-    if (since != 0) {
-      logFailingSince = 0;
-      LOG.info(
-          "reading the change log works again, after "
-              + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - since)
-              + " s");
-    }
-  }
-
-  private void awaitChange() {
-    synchronized (wakeLock) {
-      if (!changed) {
-        try {
-          wakeLock.wait(1000);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          running = false;
-        }
-      }
-      changed = false;
-    }
-  }
-
-  /** Reads everything after {@link #head}; true when the head moved. */
-  private boolean pullNewUpdates() {
-    long before = head();
-    while (running) {
-      List<MetadataUpdate> batch = changeLog.readAfter(head(), 1000);
-      if (batch.isEmpty()) {
-        break;
-      }
-      if (batch.get(0).version() != head() + 1 && !skipTrimmedHistory(batch.get(0).version())) {
-        break;
-      }
-      synchronized (advance) {
-        MetadataImage next = image;
-        for (MetadataUpdate update : batch) {
-          if (update.version() != next.version() + 1) {
-            continue;
-          }
-          window.put(update.version(), update);
-          next = next.replay(update);
-        }
-        image = next;
-        trimWindow();
-      }
-    }
-    return head() != before;
   }
 
   private void trimWindow() {
@@ -400,37 +334,45 @@ public class WatchHub implements CommitSignal, CommitListener {
   }
 
   /**
-   * The first readable version is not the next one. Either history before it was trimmed while this
-   * node was not reading (then the image is loaded again from the tables and the hub continues from
-   * there: any watcher that needed the trimmed part gets OUT_OF_RANGE), or a commit is not visible
-   * yet (then wait for the next round).
+   * Ends every watch past {@code version} with OUT_OF_RANGE, saying {@code why} for its position.
    */
-  private boolean skipTrimmedHistory(long firstReadable) {
-    long retainedFrom = changeLog.bounds().retainedFrom();
-    long behind = head();
-    if (retainedFrom <= behind + 1) {
-      return false;
-    }
+  void endWatchesAfter(long version, LongFunction<String> why) {
+    watchers()
+        .filter(w -> w.position() > version)
+        .forEach(
+            w ->
+                w.close(
+                    new ControlPlaneException(ErrorCode.OUT_OF_RANGE, why.apply(w.position()))));
+  }
+
+  /** The image from the tables in place of the one held; returns it. */
+  MetadataImage reload() {
     MetadataImage reloaded = loadImage();
+    replace(reloaded);
+    return reloaded;
+  }
+
+  /** {@code with} in place of the image held, without the window and pages of the one before. */
+  private void replace(MetadataImage with) {
     synchronized (advance) {
       window.clear();
       logPages.clear();
-      image = reloaded;
+      hold(with);
     }
     metrics.imageReloaded();
-    // An operator should know: this node paused or lost the database longer than the retention
-    // keeps history, and its watchers resuming inside the trimmed part must take a new snapshot.
-    LOG.warning(
-        "the change log no longer reaches back to this node's version "
-            + behind
-            + " (retained from version "
-            + retainedFrom
-            + "): reloaded the metadata image from the tables at version "
-            + reloaded.version()
-            + "; watches resuming from a version below "
-            + (retainedFrom - 1)
-            + " get OUT_OF_RANGE");
-    return true;
+  }
+
+  /** Holds {@code next} as the image; the highest version seen only ever grows. */
+  private void hold(MetadataImage next) {
+    image = next;
+    if (next.version() > highestSeen) {
+      highestSeen = next.version();
+    }
+  }
+
+  @Override
+  public long highestSeen() {
+    return highestSeen;
   }
 
   private MetadataImage loadImage() {

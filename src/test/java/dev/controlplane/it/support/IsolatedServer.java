@@ -31,6 +31,13 @@ public final class IsolatedServer implements AutoCloseable {
       throws Exception {
     String db = database(dbSuffix);
     TestDatabase.reset(db);
+    return startOn(name, db, settings);
+  }
+
+  /** On the database at {@code jdbcUrl} as it is, migrated to this build's schema if need be. */
+  public static IsolatedServer startOn(String name, String jdbcUrl, Map<String, String> settings)
+      throws Exception {
+    String db = jdbcUrl;
     int http = Ports.free();
     int bootstrap = Ports.free();
     int grpc = Ports.free();

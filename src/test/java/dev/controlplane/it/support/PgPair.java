@@ -65,6 +65,28 @@ public final class PgPair implements AutoCloseable {
     primary = 1 - primary;
   }
 
+  /**
+   * The primary stops waiting for its standby, which then stops (as if crashed): commits from now
+   * on are acknowledged and visible on the primary alone, until {@link #failOverToStandbyBehind}
+   * loses them.
+   */
+  public void stopReplicating() throws IOException, InterruptedException {
+    run("async", names[primary]);
+    run("crash", names[1 - primary]);
+  }
+
+  /**
+   * Crashes the primary and starts and promotes the standby that {@link #stopReplicating} stopped:
+   * what the primary committed since is gone, as in a failover to an asynchronous standby that
+   * lagged.
+   */
+  public void failOverToStandbyBehind() throws IOException, InterruptedException {
+    run("crash", names[primary]);
+    run("start", names[1 - primary]);
+    run("promote", names[1 - primary]);
+    primary = 1 - primary;
+  }
+
   /** Rebuilds the other cluster as a synchronous standby of the primary. */
   public void attachStandby() throws IOException, InterruptedException {
     int standby = 1 - primary;
