@@ -258,6 +258,12 @@ class ClusterFaultIT {
                     + " FROM metadata_updates) t WHERE term < previous"))
         .as("%s: log entries written with an older term after a newer one", round)
         .isZero();
+    assertThat(
+            TestDatabase.queryLong(
+                db.primaryUrl(),
+                "SELECT count(*) FROM audit_records WHERE operation = 'cluster.new_history'"))
+        .as("%s: new histories, though the database lost nothing (a synchronous standby)", round)
+        .isZero();
   }
 
   /**
