@@ -178,8 +178,10 @@ final class LogTailer {
             + " failed over to a standby that had not received them). Reloaded the metadata image"
             + " at version "
             + reloaded.version()
-            + "; watches past it end with OUT_OF_RANGE, and the leader starts a new history"
-            + " before its next write (docs/operations.md, \"Database loss\")");
+            + "; watches past it end with OUT_OF_RANGE. The leader starts a new history before"
+            + " its next write if its node read these versions too; if it did not (it started"
+            + " after the loss), run SELECT controlplane_start_new_history() in the database"
+            + " (docs/operations.md, \"Database loss\")");
     hub.endWatchesAfter(
         reloaded.version(),
         position ->
