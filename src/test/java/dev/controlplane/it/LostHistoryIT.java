@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.controlplane.it.support.Grpc;
 import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.IsolatedServer;
+import dev.controlplane.it.support.Metrics;
 import dev.controlplane.it.support.PgPair;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.Snapshots;
@@ -96,6 +97,11 @@ class LostHistoryIT {
                   + lost
                   + " that this node had read: it lost committed versions")
           .contains("Started a new history at version " + (kept + SKIP));
+      assertThat(
+              Metrics.valueIn(
+                  Metrics.scrape(node.httpPort()), "controlplane_database_behind_total", ""))
+          .as("found once, though the node may have to read the tables again to reload")
+          .isEqualTo(1.0);
       assertThat(newHistoryRecords(db.primaryUrl()))
           .containsExactly("controlplane system cp1 restored " + kept + " skipped " + SKIP);
     }

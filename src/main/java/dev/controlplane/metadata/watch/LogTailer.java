@@ -28,6 +28,7 @@ final class LogTailer {
   private final WatchHub hub;
   private final ChangeLog changeLog;
   private final TenantChanges tenants;
+  private final WatchMetrics metrics;
   private final Object wakeLock = new Object();
   private boolean changed;
   private volatile boolean running;
@@ -37,10 +38,11 @@ final class LogTailer {
 
   private long lastFailureLogged;
 
-  LogTailer(WatchHub hub, ChangeLog changeLog, TenantChanges tenants) {
+  LogTailer(WatchHub hub, ChangeLog changeLog, TenantChanges tenants, WatchMetrics metrics) {
     this.hub = hub;
     this.changeLog = changeLog;
     this.tenants = tenants;
+    this.metrics = metrics;
   }
 
   void start(ThreadFactory threads) {
@@ -168,6 +170,7 @@ final class LogTailer {
    */
   private void rolledBack(long held, LogBounds bounds) {
     MetadataImage reloaded = hub.reload();
+    metrics.databaseBehind();
     tenants.changedAll();
     LOG.severe(
         "the database is at metadata version "

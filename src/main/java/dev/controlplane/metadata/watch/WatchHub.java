@@ -125,7 +125,7 @@ public class WatchHub implements CommitSignal, CommitListener {
     ticker.scheduleWithFixedDelay(
         safely(this::requestProgressFromIdle), tick, tick, TimeUnit.MILLISECONDS);
     ticker.scheduleWithFixedDelay(safely(this::cutOffStalled), 100, 100, TimeUnit.MILLISECONDS);
-    tailer = new LogTailer(this, changeLog, tenants);
+    tailer = new LogTailer(this, changeLog, tenants, metrics);
     tailer.start(threadFactory);
   }
 

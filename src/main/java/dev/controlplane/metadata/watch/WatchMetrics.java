@@ -15,6 +15,7 @@ public class WatchMetrics {
   private Counter cutOffs;
   private Counter imageReloads;
   private Counter logPageReads;
+  private Counter databaseBehind;
 
   void register(WatchHub hub) {
     registry.gauge(
@@ -44,7 +45,17 @@ public class WatchMetrics {
                 .withName("controlplane.image.reloads")
                 .withDescription(
                     "Times this node reloaded its metadata image from the tables because the"
-                        + " retained change log no longer reached back to it")
+                        + " retained change log no longer reached back to it, a new history"
+                        + " began, or the database went back behind it")
+                .build());
+    databaseBehind =
+        registry.counter(
+            Metadata.builder()
+                .withName("controlplane.database.behind")
+                .withDescription(
+                    "Times this node found the database behind a metadata version it had read:"
+                        + " the database lost committed versions (a restore, or a failover to a"
+                        + " standby that had not received them)")
                 .build());
     logPageReads =
         registry.counter(
@@ -65,6 +76,12 @@ public class WatchMetrics {
   void imageReloaded() {
     if (imageReloads != null) {
       imageReloads.inc();
+    }
+  }
+
+  void databaseBehind() {
+    if (databaseBehind != null) {
+      databaseBehind.inc();
     }
   }
 
