@@ -1,6 +1,7 @@
 package dev.controlplane;
 
 import dev.controlplane.audit.AuditRetention;
+import dev.controlplane.auth.KekRotation;
 import dev.controlplane.auth.KeyRotation;
 import dev.controlplane.bootstrap.BootstrapService;
 import dev.controlplane.broker.BrokerRegistry;
@@ -73,6 +74,7 @@ public class ServiceLifecycle {
   @Inject AuthConfig authConfig;
   @Inject TlsConfig tlsConfig;
   @Inject KeyRotation keyRotation;
+  @Inject KekRotation kekRotation;
   @Inject BootstrapService bootstrapService;
   @Inject dev.controlplane.write.WritePipeline pipeline;
   @Inject dev.controlplane.cache.TenantChanges tenantChanges;
@@ -103,6 +105,7 @@ public class ServiceLifecycle {
       tls = TransportSecurity.open(tlsConfig.settings());
       warnAboutMissingCredentials();
       new SchemaMigrations(directDataSource).prepare(config.dbMigrate());
+      kekRotation.checkAtStart();
       state.schemaValid();
       startLeadership();
       hub.start();
@@ -132,6 +135,11 @@ public class ServiceLifecycle {
               codec);
       duties.every(
           authConfig.keyRotationCheckInterval(), "signing key rotation", keyRotation::advance);
+      kekRotation.register();
+      duties.every(
+          authConfig.keyRotationCheckInterval(),
+          "signing key re-encryption",
+          kekRotation::reencryptStale);
       grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin, tls);
       snapshotMetrics.register(grpc.snapshotSlots());
       grpcLoadMetrics.register(grpc.rpcPool(), grpc.connections());

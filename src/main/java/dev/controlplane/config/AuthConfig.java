@@ -3,8 +3,10 @@ package dev.controlplane.config;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -24,6 +26,10 @@ public class AuthConfig {
   @Inject
   @ConfigProperty(name = "service.controlplane.key.encryption.key")
   Optional<String> keyEncryptionKey;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.key.encryption.key.fallbacks")
+  Optional<String> keyEncryptionKeyFallbacks;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.dev.mode", defaultValue = "false")
@@ -87,7 +93,27 @@ public class AuthConfig {
 
   /** The 32-byte key-encryption key, or empty in dev mode without one. */
   public Optional<byte[]> keyEncryptionKey() {
-    return keyEncryptionKey.filter(s -> !s.isBlank()).map(AuthConfig::decodeKey);
+    return keyEncryptionKey
+        .filter(s -> !s.isBlank())
+        .map(k -> decodeKey("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY", k));
+  }
+
+  /**
+   * Fallback key-encryption keys, which only decrypt: the keys stored under them are read, and the
+   * leader stores them again under the current one, so that a replaced key can be dropped.
+   */
+  public List<byte[]> keyEncryptionKeyFallbacks() {
+    List<byte[]> keys = new ArrayList<>();
+    String[] entries = keyEncryptionKeyFallbacks.orElse("").split(",");
+    for (int i = 0; i < entries.length; i++) {
+      if (!entries[i].isBlank()) {
+        keys.add(
+            decodeKey(
+                "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY_FALLBACKS (entry " + (i + 1) + ")",
+                entries[i]));
+      }
+    }
+    return List.copyOf(keys);
   }
 
   public boolean devMode() {
@@ -194,6 +220,7 @@ public class AuthConfig {
     problems.check(this::keyRotationCheckInterval);
     problems.check(this::lifetimes);
     problems.check(this::keyEncryption);
+    problems.check(this::keyEncryptionKeyFallbacks);
     problems.check(this::bootstrap);
   }
 
@@ -228,17 +255,16 @@ public class AuthConfig {
     }
   }
 
-  private static byte[] decodeKey(String text) {
+  /** A key-encryption key; the message names {@code setting}, never the value. */
+  private static byte[] decodeKey(String setting, String text) {
     byte[] key;
     try {
       key = Base64.getDecoder().decode(text.trim());
     } catch (IllegalArgumentException e) {
-      throw new InvalidSettingException(
-          "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not valid base64");
+      throw new InvalidSettingException(setting + " is not valid base64");
     }
     if (key.length != 32) {
-      throw new InvalidSettingException(
-          "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY must be 32 bytes (base64), got " + key.length);
+      throw new InvalidSettingException(setting + " must be 32 bytes (base64), got " + key.length);
     }
     return key;
   }
