@@ -13,6 +13,7 @@ import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.config.FileConfigSource;
 import dev.controlplane.config.SettingProblems;
 import dev.controlplane.config.Settings;
+import dev.controlplane.config.SharedCredentials;
 import dev.controlplane.config.TlsConfig;
 import dev.controlplane.config.UnknownVariables;
 import dev.controlplane.db.SchemaMigrations;
@@ -73,6 +74,7 @@ public class ServiceLifecycle {
   @Inject dev.controlplane.auth.ServiceTokens serviceTokens;
   @Inject AuthConfig authConfig;
   @Inject TlsConfig tlsConfig;
+  @Inject SharedCredentials credentials;
   @Inject KeyRotation keyRotation;
   @Inject KekRotation kekRotation;
   @Inject BootstrapService bootstrapService;
@@ -100,7 +102,9 @@ public class ServiceLifecycle {
       config.validate(problems);
       authConfig.validate(problems);
       tlsConfig.validate(problems);
+      credentials.validate(problems);
       problems.throwIfAny();
+      credentials.register();
       UnknownVariables.in(System.getenv()).forEach(LOG::warning);
       tls = TransportSecurity.open(tlsConfig.settings());
       warnAboutMissingCredentials();
@@ -125,7 +129,7 @@ public class ServiceLifecycle {
       duties.every(config.streamPurgeInterval(), "stream purge", () -> streams.purgeExpired(100));
       var admin =
           GrpcServer.admin(
-              config,
+              credentials,
               serviceTokens,
               streams,
               streamQueries,
@@ -140,7 +144,7 @@ public class ServiceLifecycle {
           authConfig.keyRotationCheckInterval(),
           "signing key re-encryption",
           kekRotation::reencryptStale);
-      grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin, tls);
+      grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin, tls, credentials);
       snapshotMetrics.register(grpc.snapshotSlots());
       grpcLoadMetrics.register(grpc.rpcPool(), grpc.connections());
       grpc.start();

@@ -104,7 +104,9 @@ final class FileSettings {
   static Set<String> knownKeys() {
     Set<String> keys = new TreeSet<>();
     for (Class<?> settings :
-        new Class<?>[] {ControlPlaneConfig.class, AuthConfig.class, TlsConfig.class}) {
+        new Class<?>[] {
+          ControlPlaneConfig.class, AuthConfig.class, TlsConfig.class, SharedCredentials.class
+        }) {
       for (Field field : settings.getDeclaredFields()) {
         ConfigProperty p = field.getAnnotation(ConfigProperty.class);
         if (p != null) {

@@ -4,6 +4,7 @@ import dev.controlplane.audit.Actor;
 import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.auth.ServiceTokens;
 import dev.controlplane.auth.TokenRejected;
+import dev.controlplane.config.SharedSecret;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.rbac.Action;
@@ -16,9 +17,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.Optional;
 
 /**
  * Authorization of AdminService calls. The interceptor only requires a bearer token and hands it to
@@ -31,12 +29,12 @@ final class AdminAuthorizer implements ServerInterceptor {
   private static final Context.Key<String> BEARER = Context.key("controlplane-admin-bearer");
 
   private final ServiceTokens tokens;
-  private final Optional<byte[]> operator;
+  private final SharedSecret operator;
   private final String service;
 
-  AdminAuthorizer(ServiceTokens tokens, Optional<String> operatorToken, String service) {
+  AdminAuthorizer(ServiceTokens tokens, SharedSecret operator, String service) {
     this.tokens = tokens;
-    this.operator = operatorToken.map(t -> t.getBytes(StandardCharsets.UTF_8));
+    this.operator = operator;
     this.service = service;
   }
 
@@ -114,9 +112,6 @@ final class AdminAuthorizer implements ServerInterceptor {
   }
 
   private boolean isOperator(String bearer) {
-    return bearer != null
-        && operator
-            .map(o -> MessageDigest.isEqual(o, bearer.getBytes(StandardCharsets.UTF_8)))
-            .orElse(false);
+    return bearer != null && operator.accepts("Bearer " + bearer);
   }
 }

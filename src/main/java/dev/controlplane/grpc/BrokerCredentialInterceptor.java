@@ -1,5 +1,6 @@
 package dev.controlplane.grpc;
 
+import dev.controlplane.config.SharedSecret;
 import dev.controlplane.tls.BrokerCertificates;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -9,8 +10,6 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
@@ -35,16 +34,16 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
   /** The broker a verified client certificate names; unset for token-authenticated calls. */
   static final Context.Key<String> CERTIFIED_BROKER = Context.key("controlplane-certified-broker");
 
-  private final Optional<byte[]> expected;
+  /** The shared broker credential, or empty when certificates are required instead. */
+  private final Optional<SharedSecret> expected;
+
   private final Set<String> guardedServices;
   private final BrokerCertificates certificates;
 
   BrokerCredentialInterceptor(
-      Optional<String> token, Set<String> guardedServices, BrokerCertificates certificates) {
+      SharedSecret token, Set<String> guardedServices, BrokerCertificates certificates) {
     this.expected =
-        certificates.required()
-            ? Optional.empty()
-            : token.map(t -> ("Bearer " + t).getBytes(StandardCharsets.UTF_8));
+        certificates.required() || !token.configured() ? Optional.empty() : Optional.of(token);
     this.guardedServices = guardedServices;
     this.certificates = certificates;
   }
@@ -74,8 +73,7 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
           Status.UNAUTHENTICATED,
           "broker RPCs are disabled: SERVICE_CONTROLPLANE_BROKER_TOKEN is not configured");
     }
-    if (presented == null
-        || !MessageDigest.isEqual(expected.get(), presented.getBytes(StandardCharsets.UTF_8))) {
+    if (!expected.get().accepts(presented)) {
       return refuse(call, Status.UNAUTHENTICATED, "missing or invalid broker credential");
     }
     return next.startCall(call, headers);

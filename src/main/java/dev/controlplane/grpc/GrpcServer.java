@@ -2,6 +2,7 @@ package dev.controlplane.grpc;
 
 import dev.controlplane.broker.BrokerRegistry;
 import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.config.SharedCredentials;
 import dev.controlplane.error.PortUnavailableException;
 import dev.controlplane.metadata.snapshot.SnapshotService;
 import dev.controlplane.metadata.snapshot.SnapshotSlots;
@@ -61,7 +62,8 @@ public final class GrpcServer {
       WatchHub hub,
       BrokerRegistry brokers,
       AdminServices admin,
-      TransportSecurity tls) {
+      TransportSecurity tls,
+      SharedCredentials credentials) {
     // Plain daemon threads for the event loops: Liberty holds back managed threads created while
     // the application starts, and binding the port must happen during start.
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
@@ -98,8 +100,9 @@ public final class GrpcServer {
             .maxConcurrentCallsPerConnection(config.grpcMaxCallsPerConnection())
             .maxInboundMessageSize(4 * 1024 * 1024)
             .intercept(new AuditOriginInterceptor(guarded))
+            .intercept(new FallbackCredentialCounter(credentials))
             .intercept(
-                new BrokerCredentialInterceptor(config.brokerToken(), guarded, tls.brokers()))
+                new BrokerCredentialInterceptor(credentials.broker(), guarded, tls.brokers()))
             .intercept(adminAuth)
             // Added last, so it runs first.
             .intercept(new RefusedCalls())
@@ -202,7 +205,7 @@ public final class GrpcServer {
       ServerInterceptor authorizer) {}
 
   public static AdminServices admin(
-      ControlPlaneConfig config,
+      SharedCredentials credentials,
       dev.controlplane.auth.ServiceTokens tokens,
       dev.controlplane.metadata.StreamService streams,
       dev.controlplane.metadata.StreamQueries queries,
@@ -210,7 +213,7 @@ public final class GrpcServer {
       dev.controlplane.broker.ShardLeadership leadership,
       BrokerRegistry brokers,
       dev.controlplane.metadata.codec.ResourceCodec codec) {
-    var auth = new AdminAuthorizer(tokens, config.operatorToken(), AdminServiceGrpc.SERVICE_NAME);
+    var auth = new AdminAuthorizer(tokens, credentials.operator(), AdminServiceGrpc.SERVICE_NAME);
     return new AdminServices(
         rpcPool ->
             new AdminGrpcService(

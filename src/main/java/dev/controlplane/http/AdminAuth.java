@@ -4,7 +4,6 @@ import dev.controlplane.audit.Actor;
 import dev.controlplane.audit.CurrentActor;
 import dev.controlplane.auth.ServiceTokens;
 import dev.controlplane.auth.TokenRejected;
-import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
 import dev.controlplane.rbac.Action;
@@ -13,11 +12,8 @@ import dev.controlplane.rbac.RbacObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.HttpHeaders;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Authenticates admin requests: our own service tokens (verified like a broker would, and the
@@ -29,8 +25,8 @@ import java.util.Optional;
 @ApplicationScoped
 public class AdminAuth {
 
-  @Inject ControlPlaneConfig config;
   @Inject dev.controlplane.config.TlsConfig tlsConfig;
+  @Inject dev.controlplane.config.SharedCredentials credentials;
   @Inject ServiceTokens tokens;
 
   /** The permissions the caller holds in {@code tenant}. */
@@ -125,23 +121,13 @@ public class AdminAuth {
   }
 
   private boolean isOperator(String authorization) {
-    return presents(config.operatorToken(), authorization);
+    return credentials.operator().accepts(authorization);
   }
 
   /** The operator token or the broker credential: both read every tenant's metadata. */
   private boolean isPlatformCredential(String authorization) {
     return isOperator(authorization)
-        || (tlsConfig.sharedBrokerTokenAccepted() && presents(config.brokerToken(), authorization));
-  }
-
-  private static boolean presents(Optional<String> secret, String authorization) {
-    return secret
-        .map(
-            t ->
-                MessageDigest.isEqual(
-                    ("Bearer " + t).getBytes(StandardCharsets.UTF_8),
-                    authorization.getBytes(StandardCharsets.UTF_8)))
-        .orElse(false);
+        || (tlsConfig.sharedBrokerTokenAccepted() && credentials.broker().accepts(authorization));
   }
 
   private static List<Permission> operatorPermissions(String tenant) {

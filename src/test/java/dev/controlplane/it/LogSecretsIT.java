@@ -58,6 +58,10 @@ class LogSecretsIT {
     secrets.put("operator token", SharedServer.OPERATOR_TOKEN);
     secrets.put("bootstrap token", SharedServer.BOOTSTRAP_TOKEN);
     secrets.put("key-encryption key", SharedServer.KEY_ENCRYPTION_KEY);
+    secrets.put("rotated broker token", SharedCredentialRotationIT.BROKER_NEW);
+    secrets.put("fallback broker token", SharedCredentialRotationIT.BROKER_OLD);
+    secrets.put("rotated operator token", SharedCredentialRotationIT.OPERATOR_NEW);
+    secrets.put("fallback operator token", SharedCredentialRotationIT.OPERATOR_OLD);
     return secrets;
   }
 

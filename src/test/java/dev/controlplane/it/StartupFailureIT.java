@@ -90,8 +90,9 @@ class StartupFailureIT {
   }
 
   /**
-   * Four invalid settings of three kinds (an integer, a duration, a value out of range, a missing
-   * key): one start names them all, so an operator fixes every one before trying again.
+   * Five invalid settings of four kinds (an integer, a duration, a value out of range, a missing
+   * key, fallbacks of a credential that is not set): one start names them all, so an operator fixes
+   * every one before trying again.
    */
   @Test
   void everyInvalidSettingEndsTheProcessNamedInOneLine() throws Exception {
@@ -100,14 +101,18 @@ class StartupFailureIT {
     env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "5 seconds");
     env.put("SERVICE_CONTROLPLANE_AUDIT_RETENTION", "0d");
     env.remove("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY");
+    env.remove("SERVICE_CONTROLPLANE_BROKER_TOKEN");
+    env.put("SERVICE_CONTROLPLANE_BROKER_TOKEN_FALLBACKS", "an-old-broker-token");
     Outcome outcome = run("bad-settings", env);
     assertEndedWith(
         outcome,
-        "4 settings are invalid: ",
+        "5 settings are invalid: ",
         "SERVICE_CONTROLPLANE_WATCH_WINDOW = 'ten' (from the environment) is not an integer",
         "SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL = '5 seconds'",
         "SERVICE_CONTROLPLANE_AUDIT_RETENTION = '0d' (from the environment) is not positive",
-        "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not set");
+        "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not set",
+        "SERVICE_CONTROLPLANE_BROKER_TOKEN_FALLBACKS is set but SERVICE_CONTROLPLANE_BROKER_TOKEN"
+            + " is not");
     assertNeverLive(outcome);
   }
 
