@@ -104,7 +104,6 @@ public class ServiceLifecycle {
       tlsConfig.validate(problems);
       credentials.validate(problems);
       problems.throwIfAny();
-      credentials.register();
       UnknownVariables.in(System.getenv()).forEach(LOG::warning);
       tls = TransportSecurity.open(tlsConfig.settings());
       warnAboutMissingCredentials();

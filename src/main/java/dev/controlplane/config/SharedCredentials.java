@@ -1,5 +1,6 @@
 package dev.controlplane.config;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Arrays;
@@ -39,29 +40,28 @@ public class SharedCredentials {
   @ConfigProperty(name = "service.controlplane.operator.token.fallbacks")
   Optional<String> operatorTokenFallbacks;
 
-  private volatile SharedSecret broker;
-  private volatile SharedSecret operator;
-  private volatile Counter brokerFallbackUses;
-  private volatile Counter operatorFallbackUses;
+  private SharedSecret broker;
+  private SharedSecret operator;
+  private Counter brokerFallbackUses;
+  private Counter operatorFallbackUses;
+
+  /** Both credentials and both counters, so each counter is exported at 0 before its first use. */
+  @PostConstruct
+  void init() {
+    broker = new SharedSecret(config.brokerToken(), tokens(brokerTokenFallbacks));
+    operator = new SharedSecret(config.operatorToken(), tokens(operatorTokenFallbacks));
+    brokerFallbackUses = registry.counter(FALLBACK_USES, new Tag("credential", "broker"));
+    operatorFallbackUses = registry.counter(FALLBACK_USES, new Tag("credential", "operator"));
+  }
 
   /** The broker credential ({@code SERVICE_CONTROLPLANE_BROKER_TOKEN} and its fallbacks). */
   public SharedSecret broker() {
-    SharedSecret s = broker;
-    if (s == null) {
-      s = new SharedSecret(config.brokerToken(), tokens(brokerTokenFallbacks));
-      broker = s;
-    }
-    return s;
+    return broker;
   }
 
   /** The operator credential ({@code SERVICE_CONTROLPLANE_OPERATOR_TOKEN} and its fallbacks). */
   public SharedSecret operator() {
-    SharedSecret s = operator;
-    if (s == null) {
-      s = new SharedSecret(config.operatorToken(), tokens(operatorTokenFallbacks));
-      operator = s;
-    }
-    return s;
+    return operator;
   }
 
   /**
@@ -73,21 +73,11 @@ public class SharedCredentials {
     if (authorization == null) {
       return;
     }
-    if (broker().match(authorization) == SharedSecret.Match.FALLBACK) {
-      register();
+    if (broker.match(authorization) == SharedSecret.Match.FALLBACK) {
       brokerFallbackUses.inc();
     }
-    if (operator().match(authorization) == SharedSecret.Match.FALLBACK) {
-      register();
+    if (operator.match(authorization) == SharedSecret.Match.FALLBACK) {
       operatorFallbackUses.inc();
-    }
-  }
-
-  /** Registers both counters, so each is exported at 0 before its first use. */
-  public void register() {
-    if (operatorFallbackUses == null) {
-      brokerFallbackUses = registry.counter(FALLBACK_USES, new Tag("credential", "broker"));
-      operatorFallbackUses = registry.counter(FALLBACK_USES, new Tag("credential", "operator"));
     }
   }
 
