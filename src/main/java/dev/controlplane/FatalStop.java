@@ -28,7 +28,8 @@ final class FatalStop {
     boolean explained =
         cause instanceof InvalidSettingException
             || cause instanceof SchemaMismatchException
-            || cause instanceof PortUnavailableException;
+            || cause instanceof PortUnavailableException
+            || cause instanceof dev.controlplane.cluster.OtherDatabaseException;
     if (explained) {
       LOG.severe("control plane cannot run: " + cause.getMessage());
     } else {

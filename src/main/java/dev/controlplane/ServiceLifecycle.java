@@ -290,7 +290,12 @@ public class ServiceLifecycle {
 
   private void startLeadership() {
     try {
-      leadership.start(tls.clusterContext());
+      leadership.start(
+          tls.clusterContext(),
+          problem -> {
+            state.stopping();
+            FatalStop.because(problem);
+          });
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {

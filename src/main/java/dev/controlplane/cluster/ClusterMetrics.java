@@ -65,6 +65,15 @@ public class ClusterMetrics implements LeadershipEvents {
             .build(),
         leadership,
         l -> l.membersDisagreeing().size());
+    registry.gauge(
+        Metadata.builder()
+            .withName("controlplane.cluster.members.other.database")
+            .withDescription(
+                "Nodes in this node's cluster view that use another database"
+                    + " (SERVICE_CONTROLPLANE_DB_URL) than this node's")
+            .build(),
+        leadership,
+        l -> l.membersOnOtherDatabase().size());
   }
 
   @Override

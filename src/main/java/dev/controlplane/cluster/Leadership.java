@@ -49,6 +49,14 @@ public interface Leadership {
   }
 
   /**
+   * The nodes in this node's current cluster view that use another database than this node's (none
+   * for a single node).
+   */
+  default java.util.List<String> membersOnOtherDatabase() {
+    return java.util.List.of();
+  }
+
+  /**
    * The fencing term of the current leader as far as this node knows (its own when it leads), 0
    * when none is known; for health and metrics only, never for fencing.
    */

@@ -6,6 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.logging.Logger;
 import org.jgroups.Address;
 import org.jgroups.View;
 import org.jgroups.util.ExtendedUUID;
@@ -16,16 +17,58 @@ import org.jgroups.util.ExtendedUUID;
  * nothing else tells an operator who mistyped one node's setting. Each node carries a fingerprint
  * of its list in its JGroups address (an {@link ExtendedUUID} entry, as jgroups-raft carries the
  * Raft id), so every view shows which members disagree.
+ *
+ * <h2>Thread safety</h2>
+ *
+ * Views arrive on JGroups threads and are read from any; the last result is volatile.
  */
 final class MemberListCheck {
 
   /** The address entry holding the fingerprint. */
   static final String KEY = "cp-members";
 
+  private static final Logger LOG = Logger.getLogger(MemberListCheck.class.getName());
+
+  private final String nodeId;
+  private final String members;
   private final byte[] own;
 
-  MemberListCheck(ClusterMembers members) {
+  /** Written by the JGroups thread that accepts each view. */
+  private volatile List<String> disagreeing = List.of();
+
+  MemberListCheck(String nodeId, ClusterMembers members) {
+    this.nodeId = nodeId;
+    this.members = members.canonical();
     this.own = fingerprint(members);
+  }
+
+  /** Judges a new view: logs each change of the members that disagree. */
+  void viewAccepted(View view) {
+    List<String> now = disagreeing(view);
+    if (now.equals(disagreeing)) {
+      return;
+    }
+    disagreeing = now;
+    if (now.isEmpty()) {
+      LOG.info("node " + nodeId + ": every node in the view has this node's member list");
+    } else {
+      LOG.severe(
+          "node "
+              + nodeId
+              + ": nodes "
+              + now
+              + " are configured with another SERVICE_CONTROLPLANE_CLUSTER_MEMBERS than this"
+              + " node's '"
+              + members
+              + "'. Every node must list the same members: Raft counts votes and majorities over"
+              + " that list. Compare the members of each node (GET /v1/cluster/node, or cpctl"
+              + " cluster status) and correct the one that differs.");
+    }
+  }
+
+  /** The members of the last view whose list differs from this node's, by name. */
+  List<String> disagreeing() {
+    return disagreeing;
   }
 
   /** The members of {@code view} whose list differs from this node's, by name. */

@@ -33,8 +33,13 @@ public class NodeLeadership implements Leadership {
    * Claims leadership (single node) or joins the Raft cluster; runs during application start.
    *
    * @param clusterTls TLS for the traffic between members, if configured
+   * @param stop ends the process when the node finds it cannot serve (its database is not the
+   *     cluster's), with the reason as the exception's message
    */
-  public void start(java.util.Optional<javax.net.ssl.SSLContext> clusterTls) throws Exception {
+  public void start(
+      java.util.Optional<javax.net.ssl.SSLContext> clusterTls,
+      java.util.function.Consumer<RuntimeException> stop)
+      throws Exception {
     TermStore terms = new TermStore(directDataSource);
     metrics.register(this);
     ClusterMembers members = config.clusterMembers();
@@ -57,7 +62,7 @@ public class NodeLeadership implements Leadership {
             config.raftDataDir(),
             config.raftFailureTimeout(),
             clusterTls);
-    raft = new RaftLeadership(settings, terms, metrics);
+    raft = new RaftLeadership(settings, terms, metrics, terms.databaseIdentity(), stop);
     delegate = raft;
     raft.start();
   }
@@ -106,5 +111,10 @@ public class NodeLeadership implements Leadership {
   @Override
   public java.util.List<String> membersDisagreeing() {
     return delegate.membersDisagreeing();
+  }
+
+  @Override
+  public java.util.List<String> membersOnOtherDatabase() {
+    return delegate.membersOnOtherDatabase();
   }
 }

@@ -38,7 +38,8 @@ import org.jgroups.raft.util.Utils;
  * every member whom it follows. A voting round (BaseElection's, unchanged) starts only if no member
  * of the view answers that it leads itself. A round that misses answers is decided with a majority
  * of them after {@code vote_timeout}, or asked again. A member that still names a leader which left
- * the view does not count as a live leader.
+ * the view does not count as a live leader. Only a member on the database a majority of the members
+ * use can be elected ({@link DatabaseCensus}).
  *
  * <h2>Thread safety</h2>
  *
@@ -84,9 +85,11 @@ public final class PreVoteElection extends BaseElection {
         List<Address> joined = View.newMembers(previous, v);
         if (raft.isLeader() && joined != null && !joined.isEmpty()) {
           sendLeaderElectedMessage(raft.leader(), raft.currentTerm());
-        } else if (Utils.viewCoordinatorChanged(previous, v)
+        } else if ((Utils.viewCoordinatorChanged(previous, v) || raft.leader() == null)
             && isViewCoordinator()
             && isMajorityAvailable()) {
+          // Also when nobody leads: a member that joins or leaves can give one database the
+          // majority that none had (DatabaseCensus), and nothing else would start a round.
           startRound(v);
         }
       }
@@ -106,6 +109,36 @@ public final class PreVoteElection extends BaseElection {
     } else {
       super.handleMessage(msg, hdr);
     }
+  }
+
+  /**
+   * Runs BaseElection's voting round only while some member of the view may be elected: while no
+   * database has a majority (DatabaseCensus) the round would elect nobody, and run again, each time
+   * in a new Raft term.
+   */
+  @Override
+  protected void runVotingProcess() {
+    View current = view;
+    if (current != null && DatabaseCensus.of(current, raft.majority()).electable().isEmpty()) {
+      log.debug(
+          "%s: no member of %s is on the cluster's database; no election", local_addr, current);
+      // BaseElection stops its voting thread when the thread finds itself interrupted.
+      Thread.currentThread().interrupt();
+    }
+    super.runVotingProcess();
+  }
+
+  /** BaseElection's choice (the most up-to-date Raft log) among the members that may lead. */
+  @Override
+  protected Address determineLeader() {
+    View current = view;
+    java.util.Set<Address> electable = DatabaseCensus.of(current, raft.majority()).electable();
+    for (Address member : current.getMembers()) {
+      if (!electable.contains(member)) {
+        getVotes().remove(member);
+      }
+    }
+    return super.determineLeader();
   }
 
   @Override

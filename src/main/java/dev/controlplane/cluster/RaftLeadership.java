@@ -81,10 +81,7 @@ public final class RaftLeadership implements Leadership {
   private Thread monitor;
 
   private final MemberListCheck memberList;
-  private final String members;
-
-  /** Written by the JGroups thread that accepts each view. */
-  private volatile List<String> membersDisagreeing = List.of();
+  private final DatabaseCheck databases;
 
   // Monitor thread only.
   private long nextClaimAt;
@@ -92,7 +89,17 @@ public final class RaftLeadership implements Leadership {
   private long refusedRaftTerm = -1;
   private long waitedRaftTerm = -1;
 
-  public RaftLeadership(ClusterSettings settings, TermStore terms, LeadershipEvents events)
+  /**
+   * @param database the database this node uses, carried in its cluster address
+   * @param stop ends the process when the node finds it cannot serve (its database is not the
+   *     cluster's)
+   */
+  public RaftLeadership(
+      ClusterSettings settings,
+      TermStore terms,
+      LeadershipEvents events,
+      DatabaseIdentity database,
+      java.util.function.Consumer<RuntimeException> stop)
       throws Exception {
     this.nodeId = settings.nodeId();
     this.httpUrl = settings.httpUrl();
@@ -105,9 +112,10 @@ public final class RaftLeadership implements Leadership {
             nodeId,
             settings.dataDir(),
             settings.failureTimeout(),
-            settings.transportTls());
-    this.memberList = new MemberListCheck(settings.members());
-    this.members = settings.members().canonical();
+            settings.transportTls(),
+            database.id());
+    this.memberList = new MemberListCheck(nodeId, settings.members());
+    this.databases = new DatabaseCheck(nodeId, database, settings.members().ids().size(), stop);
     this.propagation = new LeaderPropagation(nodeId, raft, settings.failureTimeout());
     this.contact = raft.channel().getProtocolStack().findProtocol(MajorityContact.class);
     this.failureTimeoutNanos = settings.failureTimeout().toNanos();
@@ -120,38 +128,22 @@ public final class RaftLeadership implements Leadership {
               @Override
               public void viewAccepted(org.jgroups.View view) {
                 LOG.info("node " + nodeId + ": cluster view " + view);
-                checkMemberLists(view);
+                memberList.viewAccepted(view);
+                databases.viewAccepted(view, raft.raft().majority());
               }
             });
-  }
-
-  private void checkMemberLists(org.jgroups.View view) {
-    List<String> now = memberList.disagreeing(view);
-    if (now.equals(membersDisagreeing)) {
-      return;
-    }
-    membersDisagreeing = now;
-    if (now.isEmpty()) {
-      LOG.info("node " + nodeId + ": every node in the view has this node's member list");
-    } else {
-      LOG.severe(
-          "node "
-              + nodeId
-              + ": nodes "
-              + now
-              + " are configured with another SERVICE_CONTROLPLANE_CLUSTER_MEMBERS than this"
-              + " node's '"
-              + members
-              + "'. Every node must list the same members: Raft counts votes and majorities over"
-              + " that list. Compare the members of each node (GET /v1/cluster/node, or cpctl"
-              + " cluster status) and correct the one that differs.");
-    }
   }
 
   /** The nodes in the current view configured with another member list than this node's. */
   @Override
   public List<String> membersDisagreeing() {
-    return membersDisagreeing;
+    return memberList.disagreeing();
+  }
+
+  /** The nodes in the current view that use another database than this node's. */
+  @Override
+  public List<String> membersOnOtherDatabase() {
+    return databases.membersOnOtherDatabase();
   }
 
   /** Joins the cluster (blocks for at most the JGroups join timeout) and starts the monitor. */
@@ -221,6 +213,12 @@ public final class RaftLeadership implements Leadership {
       stepDown("not the Raft leader");
     } else if (!inTouchWithMajority(protocol)) {
       stepDown("no message from a majority for " + failureTimeoutNanos / 1_000_000 + " ms");
+    } else if (!databases.mayLead()) {
+      // Not electable (PreVoteElection), so only a view changing under an election gets here.
+      stepDown(
+          "nodes "
+              + databases.membersOnOtherDatabase()
+              + " use another database, and no database has a majority of the members");
     } else {
       if ((term == 0 || claimedRaftTerm != raftTerm) && now >= nextClaimAt) {
         claim(raftTerm, now);
@@ -370,6 +368,7 @@ public final class RaftLeadership implements Leadership {
               ? recorded
               : terms.read();
       recorded = current;
+      databases.stillOn(current.databaseId());
       if (mine != 0 && !renewed) {
         stepDown(
             "term "

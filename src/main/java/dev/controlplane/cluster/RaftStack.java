@@ -32,8 +32,9 @@ import org.jgroups.stack.Protocol;
  * The JGroups stack of a cluster node (stack-notes.md, jgroups-raft): TCP with TCPPING on the fixed
  * member addresses, MERGE3 (UninterruptedMerge3) so a paused or partitioned node rejoins, FD_SOCK2
  * (a crashed process is suspected at once) and FD_ALL3 (a frozen one after the failure timeout),
- * PreVoteElection, and RAFT with a file-based log. Raft only elects: nothing is ever appended to
- * its log by the service, so its state machine is empty.
+ * PreVoteElection, and RAFT with a file-based log. Each address carries a fingerprint of the node's
+ * member list (MemberListCheck) and the id of its database (DatabaseCensus). Raft only elects:
+ * nothing is ever appended to its log by the service, so its state machine is empty.
  */
 final class RaftStack {
 
@@ -49,7 +50,8 @@ final class RaftStack {
       String nodeId,
       Path dataDir,
       Duration failureTimeout,
-      java.util.Optional<javax.net.ssl.SSLContext> tls)
+      java.util.Optional<javax.net.ssl.SSLContext> tls,
+      java.util.UUID database)
       throws Exception {
     org.jgroups.logging.LogFactory.useJdkLogger(true);
     Files.createDirectories(dataDir);
@@ -103,10 +105,13 @@ final class RaftStack {
             raft);
     JChannel channel = new JChannel(stack).name(nodeId);
     byte[] memberList = MemberListCheck.fingerprint(members);
+    byte[] databaseEntry = DatabaseCensus.entry(database);
     // Merged with jgroups-raft's own generator (the Raft id) into one ExtendedUUID.
     channel.addAddressGenerator(
         () ->
-            org.jgroups.util.ExtendedUUID.randomUUID(nodeId).put(MemberListCheck.KEY, memberList));
+            org.jgroups.util.ExtendedUUID.randomUUID(nodeId)
+                .put(MemberListCheck.KEY, memberList)
+                .put(DatabaseCensus.KEY, databaseEntry));
     return new RaftHandle(channel, new NoState()).raftId(nodeId);
   }
 

@@ -208,12 +208,37 @@ public final class TermStore {
     }
   }
 
+  /**
+   * Which database this is ({@code cluster_state.database_id}, migration V11), and where the
+   * connection found it, for the messages that name it.
+   */
+  public DatabaseIdentity databaseIdentity() throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT database_id, current_database(), coalesce(host(inet_server_addr()),"
+                    + " 'a local socket'), coalesce(inet_server_port(), 0)"
+                    + " FROM cluster_state WHERE id = 1")) {
+      c.setAutoCommit(true);
+      ps.setQueryTimeout(5);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("cluster_state has no row: the schema was not migrated");
+        }
+        return new DatabaseIdentity(
+            rs.getObject(1, java.util.UUID.class),
+            "database '" + rs.getString(2) + "' on " + rs.getString(3) + ":" + rs.getInt(4));
+      }
+    }
+  }
+
   /** The leadership as recorded now. */
   public LeaderRecord read() throws SQLException {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps =
             c.prepareStatement(
-                "SELECT leader_term, leader_raft_term, leader_node, leader_http, leader_grpc FROM cluster_state WHERE id = 1")) {
+                "SELECT leader_term, leader_raft_term, leader_node, leader_http, leader_grpc,"
+                    + " database_id FROM cluster_state WHERE id = 1")) {
       c.setAutoCommit(true);
       ps.setQueryTimeout(5);
       try (ResultSet rs = ps.executeQuery()) {
@@ -221,7 +246,12 @@ public final class TermStore {
           return LeaderRecord.NONE;
         }
         return new LeaderRecord(
-            rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5));
+            rs.getLong(1),
+            rs.getLong(2),
+            rs.getString(3),
+            rs.getString(4),
+            rs.getString(5),
+            rs.getObject(6, java.util.UUID.class));
       }
     }
   }

@@ -53,6 +53,8 @@ public class ClusterNodeResource {
     tree.put("members", config.clusterMembers().canonical());
     var disagreeing = tree.putArray("members_disagreeing");
     leadership.membersDisagreeing().forEach(disagreeing::add);
+    var otherDatabase = tree.putArray("members_on_other_database");
+    leadership.membersOnOtherDatabase().forEach(otherDatabase::add);
     return Documents.body(Response.ok(), codec, tree, headers).build();
   }
 }

@@ -459,13 +459,53 @@ class ClusterIT {
   }
 
   /**
+   * The database name mistyped on one node: the server migrates that other database and would serve
+   * its empty metadata. The node's database id (migration V11) differs from the other two nodes',
+   * which are a majority, so it stops with status 3 and a message naming the setting; it never
+   * claims leadership in its database, and the cluster keeps its leader.
+   */
+  @Test
+  @Order(6)
+  void aNodeRestartedOnAnotherDatabaseStopsWithAMessageAndTheClusterKeepsItsLeader()
+      throws Exception {
+    Node leader = cluster.awaitLeader(ELECTION);
+    Node edited = cluster.others(leader).get(0);
+    String url = edited.setting("SERVICE_CONTROLPLANE_DB_URL");
+    String other = TestDatabase.url(TestDatabase.name() + "_other");
+    TestDatabase.reset(other);
+
+    edited.kill();
+    try {
+      edited.startWith("SERVICE_CONTROLPLANE_DB_URL", other);
+      assertThat(edited.awaitStopped(START)).as(edited.process().tail()).isEqualTo(3);
+      assertThat(edited.process().logText())
+          .contains("control plane cannot run: node " + edited.id + " uses another database")
+          .contains(
+              "SERVICE_CONTROLPLANE_DB_URL reaches database '" + TestDatabase.name() + "_other'")
+          .contains(cluster.others(edited).stream().map(n -> n.id).sorted().toList().toString());
+      try (java.sql.Connection c =
+              java.sql.DriverManager.getConnection(
+                  other, TestDatabase.USER, TestDatabase.PASSWORD);
+          java.sql.Statement s = c.createStatement();
+          java.sql.ResultSet rs = s.executeQuery("SELECT leader_term FROM cluster_state")) {
+        rs.next();
+        assertThat(rs.getLong(1)).as("terms claimed in the other database").isZero();
+      }
+      assertThat(cluster.awaitLeader(cluster.others(edited), ELECTION)).isEqualTo(leader);
+    } finally {
+      edited.startWith("SERVICE_CONTROLPLANE_DB_URL", url).awaitReady(START);
+    }
+    assertThat(cluster.awaitLeader(ELECTION)).isEqualTo(leader);
+  }
+
+  /**
    * A rolling restart stops the leader with SIGTERM. Liberty first waits (up to 30 s) for the
    * requests it is serving, here one whose client sends its body slowly, and only then stops the
    * application. The node must not hold leadership through that wait: it gives it up when the
    * signal arrives, and a successor leads while the old JVM is still stopping.
    */
   @Test
-  @Order(6)
+  @Order(7)
   void aLeaderStoppedWithSigtermHandsOverAtOnceWhileASlowRequestKeepsItsServerStopping()
       throws Exception {
     Node leader = cluster.awaitLeader(ELECTION);

@@ -28,6 +28,7 @@ public final class ElectionCluster implements AutoCloseable {
   private final String name;
   private final Map<String, Integer> statusPorts = new LinkedHashMap<>();
   private final Map<String, String> env = new LinkedHashMap<>();
+  private final Map<String, Map<String, String>> nodeEnv = new LinkedHashMap<>();
   private final Map<String, Process> processes = new LinkedHashMap<>();
   private final Path raftDir;
 
@@ -65,6 +66,21 @@ public final class ElectionCluster implements AutoCloseable {
     return List.copyOf(statusPorts.keySet());
   }
 
+  /** Sets node {@code id}'s database, for the nodes started after this. */
+  public void useDatabase(String id, String jdbcUrl) {
+    nodeEnv.computeIfAbsent(id, k -> new LinkedHashMap<>()).put("DB_URL", jdbcUrl);
+  }
+
+  /** Waits for node {@code id} to exit on its own; its exit status, or empty after the timeout. */
+  public java.util.OptionalInt awaitExit(String id, Duration timeout) throws InterruptedException {
+    Process p = processes.get(id);
+    if (p.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      processes.remove(id);
+      return java.util.OptionalInt.of(p.exitValue());
+    }
+    return java.util.OptionalInt.empty();
+  }
+
   public void start(String id) throws IOException {
     Path log = Path.of("target", "it-logs", name + "-" + id + ".log");
     Files.createDirectories(log.getParent());
@@ -82,6 +98,7 @@ public final class ElectionCluster implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder.environment().putAll(env);
+    builder.environment().putAll(nodeEnv.getOrDefault(id, Map.of()));
     builder.environment().put("NODE_ID", id);
     builder.environment().put("STATUS_PORT", Integer.toString(statusPorts.get(id)));
     builder.environment().put("RAFT_DIR", raftDir.resolve(id).toString());

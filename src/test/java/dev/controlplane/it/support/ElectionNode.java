@@ -17,7 +17,8 @@ import java.time.Duration;
  * {@link TermStore}, wired as {@code NodeLeadership} wires them, against a real PostgreSQL, without
  * the rest of the server. It starts in about a second where the whole server takes 15 to 25 s, so a
  * test can cold-start a cluster many times. {@code GET /status} answers the fields readiness
- * reports: {@code {"role":"leader","leader":"cp1","term":7}}.
+ * reports: {@code {"role":"leader","leader":"cp1","term":7,"members_on_other_database":[]}}. A node
+ * that finds it cannot run (its database is not the cluster's) exits with status 3.
  *
  * <p>Configured by environment: {@code NODE_ID}, {@code MEMBERS}, {@code RAFT_DIR}, {@code
  * STATUS_PORT}, {@code DB_URL}, {@code FAILURE_TIMEOUT} (ISO-8601, default PT3S).
@@ -39,19 +40,35 @@ public final class ElectionNode {
             ClusterMembers.parse(System.getenv("MEMBERS")),
             Path.of(System.getenv("RAFT_DIR")),
             Duration.parse(timeout));
+    TermStore terms = new TermStore(db);
     RaftLeadership leadership =
-        new RaftLeadership(settings, new TermStore(db), LeadershipEvents.NONE);
+        new RaftLeadership(
+            settings,
+            terms,
+            LeadershipEvents.NONE,
+            terms.databaseIdentity(),
+            problem -> {
+              // As the server's FatalStop: one line, then exit status 3, from another thread.
+              System.err.println("control plane cannot run: " + problem.getMessage());
+              new Thread(() -> System.exit(3), "exit").start();
+            });
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 16);
     server.createContext(
         "/status",
         exchange -> {
           String leader = leadership.leaderId().map(l -> "\"" + l + "\"").orElse("null");
+          String otherDatabase =
+              leadership.membersOnOtherDatabase().stream()
+                  .map(n -> "\"" + n + "\"")
+                  .collect(java.util.stream.Collectors.joining(","));
           byte[] body =
               String.format(
-                      "{\"role\":\"%s\",\"leader\":%s,\"term\":%d}",
+                      "{\"role\":\"%s\",\"leader\":%s,\"term\":%d,"
+                          + "\"members_on_other_database\":[%s]}",
                       leadership.role().name().toLowerCase(java.util.Locale.ROOT),
                       leader,
-                      leadership.knownTerm())
+                      leadership.knownTerm(),
+                      otherDatabase)
                   .getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().set("Content-Type", "application/json");
           exchange.sendResponseHeaders(200, body.length);
