@@ -43,7 +43,8 @@ public final class ClusterCommand extends GroupCommand {
             + " committed version and its lag. A node that cannot answer that (no database) is"
             + " shown from /health/ready; one that cannot be reached, as unreachable. Exit code 1"
             + " when any node is unreachable, none or several claim to lead, or nodes disagree on"
-            + " the leader or on the member list (SERVICE_CONTROLPLANE_CLUSTER_MEMBERS).",
+            + " the leader, on the member list (SERVICE_CONTROLPLANE_CLUSTER_MEMBERS) or on the"
+            + " database (SERVICE_CONTROLPLANE_DB_URL).",
       },
       footerHeading = "%nExamples:%n",
       footer = {
@@ -114,6 +115,7 @@ public final class ClusterCommand extends GroupCommand {
         problems.add("nodes disagree on the leader");
       }
       memberListProblem(nodes).ifPresent(problems::add);
+      databaseProblem(nodes).ifPresent(problems::add);
       if (problems.isEmpty()) {
         return ExitCodes.OK;
       }
@@ -148,6 +150,26 @@ public final class ClusterCommand extends GroupCommand {
               + String.join("; ", lists)
               + (seen.isEmpty() ? "" : "; " + String.join("; ", seen))
               + ")");
+    }
+
+    /**
+     * Nodes see members of their cluster view on another database than their own (a mistyped
+     * SERVICE_CONTROLPLANE_DB_URL): the odd node stops once a majority shows it is, so a lasting
+     * one means no database has a majority and nobody can lead.
+     */
+    static Optional<String> databaseProblem(List<? extends JsonNode> nodes) {
+      List<String> seen = new ArrayList<>();
+      for (JsonNode n : nodes) {
+        if (n.path("members_on_other_database").size() > 0) {
+          seen.add(n.path("node_id").asText() + " sees " + n.path("members_on_other_database"));
+        }
+      }
+      return seen.isEmpty()
+          ? Optional.empty()
+          : Optional.of(
+              "nodes use different databases (SERVICE_CONTROLPLANE_DB_URL: "
+                  + String.join("; ", seen)
+                  + " on another database than its own)");
     }
 
     private static ObjectNode ask(Session session, HttpClient http, URI server) {
