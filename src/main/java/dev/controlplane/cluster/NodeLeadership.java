@@ -64,7 +64,12 @@ public class NodeLeadership implements Leadership {
             clusterTls);
     raft = new RaftLeadership(settings, terms, metrics, terms.databaseIdentity(), stop);
     delegate = raft;
-    raft.start();
+    try {
+      raft.start();
+    } catch (Exception e) {
+      throw ClusterPortProblem.of(config.nodeId(), members.address(config.nodeId()), e)
+          .orElseThrow(() -> e);
+    }
   }
 
   public void stop() {

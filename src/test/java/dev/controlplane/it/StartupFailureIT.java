@@ -164,6 +164,44 @@ class StartupFailureIT {
     }
   }
 
+  @Test
+  void aBusyClusterPortEndsTheProcessNamingThePortAndTheSetting() throws Exception {
+    try (ServerSocket taken = listen(Ports.free())) {
+      int raft = taken.getLocalPort();
+      var env = environment(Ports.free(), Ports.free());
+      env.put("SERVICE_CONTROLPLANE_NODE_ID", "cp1");
+      env.put(
+          "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS",
+          "cp1=127.0.0.1:" + raft + ",cp2=127.0.0.1:" + Ports.free());
+      env.put("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", Files.createTempDirectory("raft-").toString());
+      Outcome outcome = run("busy-raft", env);
+      assertEndedWith(
+          outcome,
+          "cannot listen for the cluster on 127.0.0.1:" + raft,
+          "node cp1's address in SERVICE_CONTROLPLANE_CLUSTER_MEMBERS",
+          "the port is in use");
+      assertNeverLive(outcome);
+    }
+  }
+
+  @Test
+  void aClusterAddressOfAnotherMachineEndsTheProcessNamingTheAddressAndTheNodeId()
+      throws Exception {
+    var env = environment(Ports.free(), Ports.free());
+    env.put("SERVICE_CONTROLPLANE_NODE_ID", "cp1");
+    // TEST-NET-1 (RFC 5737): no interface of this machine has it; nothing is sent to it.
+    env.put(
+        "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS", "cp1=192.0.2.1:7800,cp2=127.0.0.1:" + Ports.free());
+    env.put("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", Files.createTempDirectory("raft-").toString());
+    Outcome outcome = run("foreign-raft-address", env);
+    assertEndedWith(
+        outcome,
+        "cannot listen for the cluster on 192.0.2.1:7800",
+        "no network interface of this machine has that address",
+        "SERVICE_CONTROLPLANE_NODE_ID (this one is 'cp1')");
+    assertNeverLive(outcome);
+  }
+
   /** A socket that holds the port: connections queue in its backlog and are never answered. */
   private static ServerSocket listen(int port) throws IOException {
     ServerSocket socket = new ServerSocket();
