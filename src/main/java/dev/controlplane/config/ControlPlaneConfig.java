@@ -440,6 +440,31 @@ public class ControlPlaneConfig {
                 "is not one of SERVICE_CONTROLPLANE_CLUSTER_MEMBERS " + members.ids());
           }
         });
+    problems.check(this::checkRaftDataDir);
+  }
+
+  /** Raft keeps its term and vote there: a node that cannot must not join the cluster. */
+  private void checkRaftDataDir() {
+    if (clusterMembers().isEmpty()) {
+      return;
+    }
+    java.nio.file.Path dir = raftDataDir();
+    String property = "service.controlplane.raft.data.dir";
+    try {
+      java.nio.file.Files.createDirectories(dir);
+    } catch (java.io.IOException | SecurityException e) {
+      throw Settings.invalid(
+          property, dir.toString(), "cannot be made a directory (" + describe(e) + ")");
+    }
+    if (!java.nio.file.Files.isWritable(dir)) {
+      throw Settings.invalid(property, dir.toString(), "is not writable by this process");
+    }
+  }
+
+  private static String describe(Exception e) {
+    return e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null
+        ? fs.getFile() + ": " + fs.getReason()
+        : String.valueOf(e);
   }
 
   /**

@@ -185,6 +185,25 @@ class StartupFailureIT {
   }
 
   @Test
+  void aRaftDataDirectoryThatCannotBeMadeEndsTheProcessNamingTheSetting() throws Exception {
+    Path file = Files.createTempFile("not-a-directory-", "");
+    var env = environment(Ports.free(), Ports.free());
+    env.put("SERVICE_CONTROLPLANE_NODE_ID", "cp1");
+    env.put(
+        "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS",
+        "cp1=127.0.0.1:" + Ports.free() + ",cp2=127.0.0.1:" + Ports.free());
+    env.put("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", file.resolve("raft").toString());
+    Outcome outcome = run("unusable-raft-dir", env);
+    assertEndedWith(
+        outcome,
+        "SERVICE_CONTROLPLANE_RAFT_DATA_DIR = '"
+            + file.resolve("raft")
+            + "' (from the environment)",
+        "cannot be made a directory");
+    assertNeverLive(outcome);
+  }
+
+  @Test
   void aClusterAddressOfAnotherMachineEndsTheProcessNamingTheAddressAndTheNodeId()
       throws Exception {
     var env = environment(Ports.free(), Ports.free());
