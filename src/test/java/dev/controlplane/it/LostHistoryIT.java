@@ -162,6 +162,70 @@ class LostHistoryIT {
             "controlplane operator - restored " + (kept + SKIP + 1) + " skipped " + SKIP);
   }
 
+  /**
+   * The same restore without the operator's step: the node read the lost versions before it
+   * stopped, remembers them in its data directory, and starts the new history itself. A fresh
+   * database, another identity, starts from nothing with the same data directory.
+   */
+  @Test
+  void aNodeThatReadVersionsBeforeARestoreStartsTheNewHistoryItself() throws Exception {
+    String db = IsolatedServer.database("trust");
+    Path data = Files.createTempDirectory("lost-history-node-");
+    Map<String, String> settings = Map.of("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", data.toString());
+    Path dump =
+        Files.createDirectories(Path.of("target", "lost-history-it")).resolve("remembered.dump");
+    Files.deleteIfExists(dump);
+    long kept;
+    long lost;
+    try (IsolatedServer node = IsolatedServer.start("remembered-before", settings)) {
+      Http http = new Http(node.httpPort(), SharedServer.OPERATOR_TOKEN);
+      kept = createTenants(http, "kept");
+      dba(db, "pg_dump", "-Fc", "-f", dump.toString());
+      lost = createTenants(http, "lost");
+      awaitRemembered(data.resolve("highest-seen-version"), lost);
+    }
+
+    assertThat(dba(db, "pg_restore", "--clean", "--if-exists", "--no-owner", dump.toString()))
+        .isEmpty();
+    try (IsolatedServer node = IsolatedServer.startOn("remembered-after", db, settings);
+        Grpc grpc = new Grpc(node.grpcPort(), SharedServer.BROKER_TOKEN)) {
+      Http http = new Http(node.httpPort(), SharedServer.OPERATOR_TOKEN);
+      long after = createTenant(http, "after");
+      assertThat(after).isEqualTo(kept + SKIP + 1);
+      assertRestoredThenAfter(grpc, after);
+      assertBrokersBehindTakeNewSnapshots(grpc, kept, lost, after);
+      assertThat(node.process().logText())
+          .contains(
+              "this node read metadata version "
+                  + lost
+                  + " of this database before it restarted, and the database is at version "
+                  + kept);
+    }
+    assertThat(newHistoryRecords(db))
+        .containsExactly("controlplane system cp1 restored " + kept + " skipped " + SKIP);
+
+    try (IsolatedServer node = IsolatedServer.start("remembered-fresh", settings)) {
+      Http http = new Http(node.httpPort(), SharedServer.OPERATOR_TOKEN);
+      assertThat(createTenant(http, "first")).as("a fresh database's first version").isEqualTo(1);
+    }
+  }
+
+  /** Waits until the node's memory of its highest version holds {@code version}. */
+  private static void awaitRemembered(Path file, long version) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    String text = "";
+    while (System.nanoTime() < deadline) {
+      if (Files.exists(file)) {
+        text = Files.readString(file).strip();
+        if (text.endsWith(" " + version)) {
+          return;
+        }
+      }
+      sleep(100);
+    }
+    throw new AssertionError(file + " holds '" + text + "', not version " + version);
+  }
+
   /** Three tenants named after {@code prefix}; the version of the last. */
   private static long createTenants(Http http, String prefix) {
     long version = 0;

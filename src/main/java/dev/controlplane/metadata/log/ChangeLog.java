@@ -49,6 +49,15 @@ public class ChangeLog {
     return new LogBounds(((Number) row[0]).longValue(), ((Number) row[1]).longValue());
   }
 
+  /** The database's identity ({@code cluster_state.database_id}, migration V11). */
+  @Tx
+  public java.util.UUID databaseId() {
+    return java.util.UUID.fromString(
+        (String)
+            em.createNativeQuery("SELECT database_id::text FROM cluster_state WHERE id = 1")
+                .getSingleResult());
+  }
+
   /** Up to {@code limit} updates with versions above {@code after}, in version order. */
   @Tx
   public List<MetadataUpdate> readAfter(long after, int limit) {

@@ -59,9 +59,9 @@ import javax.sql.DataSource;
  * The hub also holds the immutable {@link MetadataImage} at {@link #head()}: loaded from the tables
  * at start (and again if the retained log no longer reaches back to it, or the database went back
  * behind it), then replaced by every accepted update, so snapshots at the head need no database at
- * all. It remembers the highest version it ever held ({@link #highestSeen}): above the database's
- * head only when the database lost versions this node read, which a leader must never give to other
- * changes.
+ * all. It remembers the highest version it ever held ({@link #highestSeen}), across restarts too
+ * ({@link HighestSeenMemory}): above the database's head only when the database lost versions this
+ * node read, which a leader must never give to other changes.
  *
  * <h2>Slow watchers</h2>
  *
@@ -111,13 +111,25 @@ public class WatchHub implements CommitSignal, CommitListener {
   /** The last version this node's pipeline is committing or committed (0: none yet). */
   private volatile long localCommitting;
 
+  /** Where the highest version seen outlives a restart, in the node's data directory. */
+  static final String HIGHEST_SEEN_FILE = "highest-seen-version";
+
+  private HighestSeenMemory memory;
   private LogTailer tailer;
   private ExecutorService drainers;
   private ScheduledExecutorService ticker;
 
   public void start() {
     metrics.register(this);
+    memory =
+        new HighestSeenMemory(
+            config.raftDataDir().resolve(HIGHEST_SEEN_FILE), changeLog.databaseId());
+    long recalled = memory.recalled();
     hold(loadImage());
+    if (recalled > highestSeen) {
+      highestSeen = recalled;
+      memory.warnAhead(image.version());
+    }
     running = true;
     drainers = Executors.newFixedThreadPool(2, threadFactory);
     ticker = Executors.newSingleThreadScheduledExecutor(threadFactory);
@@ -125,6 +137,7 @@ public class WatchHub implements CommitSignal, CommitListener {
     ticker.scheduleWithFixedDelay(
         safely(this::requestProgressFromIdle), tick, tick, TimeUnit.MILLISECONDS);
     ticker.scheduleWithFixedDelay(safely(this::cutOffStalled), 100, 100, TimeUnit.MILLISECONDS);
+    ticker.scheduleWithFixedDelay(safely(this::rememberHighestSeen), 1, 1, TimeUnit.SECONDS);
     tailer = new LogTailer(this, changeLog, tenants, metrics);
     tailer.start(threadFactory);
   }
@@ -136,6 +149,9 @@ public class WatchHub implements CommitSignal, CommitListener {
     }
     if (ticker != null) {
       ticker.shutdownNow();
+    }
+    if (memory != null) {
+      rememberHighestSeen();
     }
     closeWatches();
     if (drainers != null) {
@@ -373,6 +389,10 @@ public class WatchHub implements CommitSignal, CommitListener {
   @Override
   public long highestSeen() {
     return highestSeen;
+  }
+
+  private void rememberHighestSeen() {
+    memory.remember(highestSeen);
   }
 
   private MetadataImage loadImage() {
