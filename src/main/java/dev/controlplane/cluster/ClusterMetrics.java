@@ -74,6 +74,16 @@ public class ClusterMetrics implements LeadershipEvents {
             .build(),
         leadership,
         l -> l.membersOnOtherDatabase().size());
+    registry.gauge(
+        Metadata.builder()
+            .withName("controlplane.cluster.members.sharing.addresses")
+            .withDescription(
+                "Nodes in this node's cluster view, this one included, that advertise the same"
+                    + " SERVICE_CONTROLPLANE_ADVERTISED_HTTP or SERVICE_CONTROLPLANE_ADVERTISED_GRPC"
+                    + " as another")
+            .build(),
+        leadership,
+        l -> l.membersSharingAddresses().size());
   }
 
   @Override

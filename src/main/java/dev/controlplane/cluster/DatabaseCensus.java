@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.UUID;
 import org.jgroups.Address;
 import org.jgroups.View;
-import org.jgroups.util.ExtendedUUID;
 
 /**
  * Which database each member of a cluster view uses, by the {@code cluster_state.database_id} its
@@ -74,7 +73,7 @@ final class DatabaseCensus {
     byDatabase.forEach(
         (id, members) -> {
           if (!id.equals(own)) {
-            members.forEach(m -> names.add(nameOf(m)));
+            members.forEach(m -> names.add(MemberEntries.name(m)));
           }
         });
     return names.stream().sorted().toList();
@@ -83,7 +82,7 @@ final class DatabaseCensus {
   /** The members on database {@code id}, by name, sorted. */
   List<String> on(UUID id) {
     return byDatabase.getOrDefault(id, List.of()).stream()
-        .map(DatabaseCensus::nameOf)
+        .map(MemberEntries::name)
         .sorted()
         .toList();
   }
@@ -101,20 +100,12 @@ final class DatabaseCensus {
         .array();
   }
 
-  /** The member's Raft id (its node id), as operators know it. */
-  private static String nameOf(Address member) {
-    String id = org.jgroups.raft.util.Utils.extractRaftId(member);
-    return id != null ? id : String.valueOf(member);
-  }
-
   private static Optional<UUID> databaseOf(Address member) {
-    if (member instanceof ExtendedUUID extended) {
-      byte[] value = extended.get(KEY);
-      if (value != null && value.length == 16) {
-        ByteBuffer b = ByteBuffer.wrap(value);
-        return Optional.of(new UUID(b.getLong(), b.getLong()));
-      }
+    byte[] value = MemberEntries.get(member, KEY);
+    if (value == null || value.length != 16) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    ByteBuffer b = ByteBuffer.wrap(value);
+    return Optional.of(new UUID(b.getLong(), b.getLong()));
   }
 }

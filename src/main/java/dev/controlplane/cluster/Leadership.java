@@ -57,6 +57,14 @@ public interface Leadership {
   }
 
   /**
+   * The nodes in this node's current cluster view, this one included, that advertise the same HTTP
+   * or gRPC address as another (none for a single node).
+   */
+  default java.util.List<String> membersSharingAddresses() {
+    return java.util.List.of();
+  }
+
+  /**
    * The fencing term of the current leader as far as this node knows (its own when it leads), 0
    * when none is known; for health and metrics only, never for fencing.
    */

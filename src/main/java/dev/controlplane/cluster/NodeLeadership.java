@@ -122,4 +122,9 @@ public class NodeLeadership implements Leadership {
   public java.util.List<String> membersOnOtherDatabase() {
     return delegate.membersOnOtherDatabase();
   }
+
+  @Override
+  public java.util.List<String> membersSharingAddresses() {
+    return delegate.membersSharingAddresses();
+  }
 }

@@ -82,6 +82,7 @@ public final class RaftLeadership implements Leadership {
 
   private final MemberListCheck memberList;
   private final DatabaseCheck databases;
+  private final AdvertisedAddressCheck advertised;
 
   // Monitor thread only.
   private long nextClaimAt;
@@ -113,9 +114,13 @@ public final class RaftLeadership implements Leadership {
             settings.dataDir(),
             settings.failureTimeout(),
             settings.transportTls(),
-            database.id());
+            database.id(),
+            settings.httpUrl(),
+            settings.grpcAddress());
     this.memberList = new MemberListCheck(nodeId, settings.members());
     this.databases = new DatabaseCheck(nodeId, database, settings.members().ids().size(), stop);
+    this.advertised =
+        new AdvertisedAddressCheck(nodeId, settings.httpUrl(), settings.grpcAddress());
     this.propagation = new LeaderPropagation(nodeId, raft, settings.failureTimeout());
     this.contact = raft.channel().getProtocolStack().findProtocol(MajorityContact.class);
     this.failureTimeoutNanos = settings.failureTimeout().toNanos();
@@ -130,6 +135,7 @@ public final class RaftLeadership implements Leadership {
                 LOG.info("node " + nodeId + ": cluster view " + view);
                 memberList.viewAccepted(view);
                 databases.viewAccepted(view, raft.raft().majority());
+                advertised.viewAccepted(view);
               }
             });
   }
@@ -144,6 +150,12 @@ public final class RaftLeadership implements Leadership {
   @Override
   public List<String> membersOnOtherDatabase() {
     return databases.membersOnOtherDatabase();
+  }
+
+  /** The nodes in the current view that advertise the same address as another, this included. */
+  @Override
+  public List<String> membersSharingAddresses() {
+    return advertised.sharing();
   }
 
   /** Joins the cluster (blocks for at most the JGroups join timeout) and starts the monitor. */

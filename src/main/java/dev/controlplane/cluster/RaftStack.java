@@ -51,7 +51,9 @@ final class RaftStack {
       Path dataDir,
       Duration failureTimeout,
       java.util.Optional<javax.net.ssl.SSLContext> tls,
-      java.util.UUID database)
+      java.util.UUID database,
+      String advertisedHttp,
+      String advertisedGrpc)
       throws Exception {
     org.jgroups.logging.LogFactory.useJdkLogger(true);
     Files.createDirectories(dataDir);
@@ -106,12 +108,16 @@ final class RaftStack {
     JChannel channel = new JChannel(stack).name(nodeId);
     byte[] memberList = MemberListCheck.fingerprint(members);
     byte[] databaseEntry = DatabaseCensus.entry(database);
+    byte[] httpEntry = AdvertisedAddressCheck.entry(advertisedHttp);
+    byte[] grpcEntry = AdvertisedAddressCheck.entry(advertisedGrpc);
     // Merged with jgroups-raft's own generator (the Raft id) into one ExtendedUUID.
     channel.addAddressGenerator(
         () ->
             org.jgroups.util.ExtendedUUID.randomUUID(nodeId)
                 .put(MemberListCheck.KEY, memberList)
-                .put(DatabaseCensus.KEY, databaseEntry));
+                .put(DatabaseCensus.KEY, databaseEntry)
+                .put(AdvertisedAddressCheck.HTTP_KEY, httpEntry)
+                .put(AdvertisedAddressCheck.GRPC_KEY, grpcEntry));
     return new RaftHandle(channel, new NoState()).raftId(nodeId);
   }
 

@@ -55,6 +55,8 @@ public class ClusterNodeResource {
     leadership.membersDisagreeing().forEach(disagreeing::add);
     var otherDatabase = tree.putArray("members_on_other_database");
     leadership.membersOnOtherDatabase().forEach(otherDatabase::add);
+    var sharing = tree.putArray("members_sharing_addresses");
+    leadership.membersSharingAddresses().forEach(sharing::add);
     return Documents.body(Response.ok(), codec, tree, headers).build();
   }
 }

@@ -44,7 +44,8 @@ public final class ClusterCommand extends GroupCommand {
             + " shown from /health/ready; one that cannot be reached, as unreachable. Exit code 1"
             + " when any node is unreachable, none or several claim to lead, or nodes disagree on"
             + " the leader, on the member list (SERVICE_CONTROLPLANE_CLUSTER_MEMBERS) or on the"
-            + " database (SERVICE_CONTROLPLANE_DB_URL).",
+            + " database (SERVICE_CONTROLPLANE_DB_URL), or advertise the same address"
+            + " (SERVICE_CONTROLPLANE_ADVERTISED_HTTP, _GRPC).",
       },
       footerHeading = "%nExamples:%n",
       footer = {
@@ -116,6 +117,7 @@ public final class ClusterCommand extends GroupCommand {
       }
       memberListProblem(nodes).ifPresent(problems::add);
       databaseProblem(nodes).ifPresent(problems::add);
+      addressProblem(nodes).ifPresent(problems::add);
       if (problems.isEmpty()) {
         return ExitCodes.OK;
       }
@@ -158,18 +160,39 @@ public final class ClusterCommand extends GroupCommand {
      * one means no database has a majority and nobody can lead.
      */
     static Optional<String> databaseProblem(List<? extends JsonNode> nodes) {
-      List<String> seen = new ArrayList<>();
-      for (JsonNode n : nodes) {
-        if (n.path("members_on_other_database").size() > 0) {
-          seen.add(n.path("node_id").asText() + " sees " + n.path("members_on_other_database"));
-        }
-      }
+      List<String> seen = seen(nodes, "members_on_other_database");
       return seen.isEmpty()
           ? Optional.empty()
           : Optional.of(
               "nodes use different databases (SERVICE_CONTROLPLANE_DB_URL: "
                   + String.join("; ", seen)
                   + " on another database than its own)");
+    }
+
+    /**
+     * Nodes see members advertising the same HTTP or gRPC address (a configuration copied from
+     * another node): followers would send clients for the leader to the wrong node.
+     */
+    static Optional<String> addressProblem(List<? extends JsonNode> nodes) {
+      List<String> seen = seen(nodes, "members_sharing_addresses");
+      return seen.isEmpty()
+          ? Optional.empty()
+          : Optional.of(
+              "nodes advertise the same address (SERVICE_CONTROLPLANE_ADVERTISED_HTTP or"
+                  + " SERVICE_CONTROLPLANE_ADVERTISED_GRPC: "
+                  + String.join("; ", seen)
+                  + ")");
+    }
+
+    /** "cp1 sees [...]" for each node whose {@code field} lists nodes. */
+    private static List<String> seen(List<? extends JsonNode> nodes, String field) {
+      List<String> seen = new ArrayList<>();
+      for (JsonNode n : nodes) {
+        if (n.path(field).size() > 0) {
+          seen.add(n.path("node_id").asText() + " sees " + n.path(field));
+        }
+      }
+      return seen;
     }
 
     private static ObjectNode ask(Session session, HttpClient http, URI server) {

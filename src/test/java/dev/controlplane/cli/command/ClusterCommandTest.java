@@ -40,4 +40,22 @@ class ClusterCommandTest {
 
     assertThat(ClusterCommand.Status.databaseProblem(nodes)).isEmpty();
   }
+
+  @Test
+  void nodesThatAdvertiseOneAddressAreAProblemNamingBothSettings() throws Exception {
+    List<JsonNode> nodes =
+        List.of(
+            node("{\"node_id\":\"cp1\",\"members_sharing_addresses\":[\"cp1\",\"cp2\"]}"),
+            node("{\"node_id\":\"cp3\",\"members_sharing_addresses\":[]}"));
+
+    assertThat(ClusterCommand.Status.addressProblem(nodes))
+        .hasValueSatisfying(
+            problem ->
+                assertThat(problem)
+                    .contains("SERVICE_CONTROLPLANE_ADVERTISED_HTTP")
+                    .contains("SERVICE_CONTROLPLANE_ADVERTISED_GRPC")
+                    .contains("cp1 sees [\"cp1\",\"cp2\"]")
+                    .doesNotContain("cp3"));
+    assertThat(ClusterCommand.Status.addressProblem(List.of(nodes.get(1)))).isEmpty();
+  }
 }

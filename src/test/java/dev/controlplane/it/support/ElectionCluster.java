@@ -68,7 +68,17 @@ public final class ElectionCluster implements AutoCloseable {
 
   /** Sets node {@code id}'s database, for the nodes started after this. */
   public void useDatabase(String id, String jdbcUrl) {
-    nodeEnv.computeIfAbsent(id, k -> new LinkedHashMap<>()).put("DB_URL", jdbcUrl);
+    set(id, "DB_URL", jdbcUrl);
+  }
+
+  /** Sets node {@code id}'s environment variable {@code name}, for its next start. */
+  public void set(String id, String name, String value) {
+    nodeEnv.computeIfAbsent(id, k -> new LinkedHashMap<>()).put(name, value);
+  }
+
+  /** The HTTP URL node {@code id} advertises unless set otherwise. */
+  public String httpUrl(String id) {
+    return "http://127.0.0.1:" + statusPorts.get(id);
   }
 
   /** Waits for node {@code id} to exit on its own; its exit status, or empty after the timeout. */
@@ -166,6 +176,15 @@ public final class ElectionCluster implements AutoCloseable {
     return statuses().entrySet().stream()
         .map(e -> e.getKey() + "=" + e.getValue())
         .collect(Collectors.joining(", "));
+  }
+
+  /** Everything node {@code id}'s current run has logged. */
+  public String logText(String id) {
+    try {
+      return Files.readString(Path.of("target", "it-logs", name + "-" + id + ".log"));
+    } catch (IOException e) {
+      return "(no log)";
+    }
   }
 
   public String logTail(String id) {

@@ -21,7 +21,8 @@ import java.time.Duration;
  * that finds it cannot run (its database is not the cluster's) exits with status 3.
  *
  * <p>Configured by environment: {@code NODE_ID}, {@code MEMBERS}, {@code RAFT_DIR}, {@code
- * STATUS_PORT}, {@code DB_URL}, {@code FAILURE_TIMEOUT} (ISO-8601, default PT3S).
+ * STATUS_PORT}, {@code DB_URL}, {@code FAILURE_TIMEOUT} (ISO-8601, default PT3S), {@code
+ * ADVERTISED_HTTP} (default {@code http://127.0.0.1:<STATUS_PORT>}).
  */
 public final class ElectionNode {
 
@@ -35,7 +36,7 @@ public final class ElectionNode {
     ClusterSettings settings =
         new ClusterSettings(
             id,
-            "http://127.0.0.1:" + port,
+            System.getenv().getOrDefault("ADVERTISED_HTTP", "http://127.0.0.1:" + port),
             "127.0.0.1:" + port,
             ClusterMembers.parse(System.getenv("MEMBERS")),
             Path.of(System.getenv("RAFT_DIR")),
@@ -61,14 +62,20 @@ public final class ElectionNode {
               leadership.membersOnOtherDatabase().stream()
                   .map(n -> "\"" + n + "\"")
                   .collect(java.util.stream.Collectors.joining(","));
+          String sharing =
+              leadership.membersSharingAddresses().stream()
+                  .map(n -> "\"" + n + "\"")
+                  .collect(java.util.stream.Collectors.joining(","));
           byte[] body =
               String.format(
                       "{\"role\":\"%s\",\"leader\":%s,\"term\":%d,"
-                          + "\"members_on_other_database\":[%s]}",
+                          + "\"members_on_other_database\":[%s],"
+                          + "\"members_sharing_addresses\":[%s]}",
                       leadership.role().name().toLowerCase(java.util.Locale.ROOT),
                       leader,
                       leadership.knownTerm(),
-                      otherDatabase)
+                      otherDatabase,
+                      sharing)
                   .getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().set("Content-Type", "application/json");
           exchange.sendResponseHeaders(200, body.length);
