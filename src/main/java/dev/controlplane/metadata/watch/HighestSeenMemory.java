@@ -80,8 +80,10 @@ final class HighestSeenMemory {
             + " of this database before it restarted, and the database is at version "
             + head
             + ": it lost committed versions (restored from a backup, or failed over to a standby"
-            + " that had not received them). The leader starts a new history before it writes"
-            + " (docs/operations.md, \"Database loss\")");
+            + " that had not received them). As leader this node starts a new history before it"
+            + " writes; if another node leads and its log does not say 'Started a new history',"
+            + " run SELECT controlplane_start_new_history() (docs/operations.md, \"Database"
+            + " loss\")");
   }
 
   /** Keeps {@code version} for this database, unless that is what the file holds already. */
