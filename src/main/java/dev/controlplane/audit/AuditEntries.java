@@ -26,7 +26,9 @@ public final class AuditEntries {
     Resource r = first.resource();
     String thing = thing(r.kind());
     String verb = first.type().name().toLowerCase(Locale.ROOT);
-    String[] path = r.kind() == ResourceKind.BROKER ? new String[0] : r.key().split("/", 3);
+    // Brokers and bridges are cluster-wide: no tenant of theirs to file the record under.
+    boolean clusterWide = r.kind() == ResourceKind.BROKER || r.kind() == ResourceKind.BRIDGE;
+    String[] path = clusterWide ? new String[0] : r.key().split("/", 3);
     AuditEntry entry =
         AuditEntry.of(
                 r.kind() == ResourceKind.BROKER ? "broker" : "metadata",
@@ -46,6 +48,7 @@ public final class AuditEntries {
       case STREAM -> "stream";
       case SHARD_PLACEMENT -> "shard_placement";
       case BROKER -> "broker";
+      case BRIDGE -> "bridge";
     };
   }
 }

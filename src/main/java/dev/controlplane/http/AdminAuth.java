@@ -77,13 +77,22 @@ public class AdminAuth {
 
   /** Reads across every tenant: the broker credential or the operator token only. */
   public void requirePlatformReader(HttpHeaders headers) {
+    requirePlatformReader(
+        headers,
+        "listing every tenant",
+        "; a tenant's service token reads its own tenant at /v1/tenants/{tenant}");
+  }
+
+  /**
+   * Reads of what spans tenants ({@code what}, such as bridges): the broker credential or the
+   * operator token only; {@code hint} ends the refusal of a tenant's token.
+   */
+  public void requirePlatformReader(HttpHeaders headers, String what, String hint) {
     String authorization = bearer(headers);
     if (!isPlatformCredential(authorization)) {
       tokens.verifyForItsTenant(authorization.substring(7).trim());
       throw new ControlPlaneException(
-          ErrorCode.FORBIDDEN,
-          "listing every tenant needs the operator or broker credential; a tenant's service"
-              + " token reads its own tenant at /v1/tenants/{tenant}");
+          ErrorCode.FORBIDDEN, what + " needs the operator or broker credential" + hint);
     }
   }
 

@@ -104,6 +104,18 @@ public class StreamService {
                   .orElseThrow(
                       () -> ControlPlaneException.notFound("stream " + ref + " does not exist"));
           match.check(Optional.of(current));
+          List<String> bridges = write.image().bridgesCarrying(ref);
+          if (!bridges.isEmpty()) {
+            // Not overridden by force: a bridge naming a stream that is gone would send the data
+            // plane after nothing.
+            throw new ControlPlaneException(
+                ErrorCode.FAILED_PRECONDITION,
+                "stream "
+                    + ref
+                    + " is carried by bridge(s) "
+                    + String.join(", ", bridges)
+                    + "; remove it from them first");
+          }
           long subscribers = write.query(c -> BrokerHealthQueries.activeSubscribers(c, ref));
           if (subscribers > 0 && !force) {
             throw new ControlPlaneException(

@@ -134,6 +134,34 @@ class GeneratedClientIT {
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(412));
   }
 
+  @Test
+  void theGeneratedClientWritesReadsListsAndDeletesABridge() throws Exception {
+    var bridges = new dev.controlplane.client.api.BridgesApi(client(SharedServer.OPERATOR_TOKEN));
+    var wanted =
+        new dev.controlplane.client.model.Bridge()
+            .apiVersion(dev.controlplane.client.model.ApiVersion.CONTROLPLANE_V1)
+            .kind(dev.controlplane.client.model.Bridge.KindEnum.BRIDGE)
+            .spec(
+                new dev.controlplane.client.model.BridgeSpec()
+                    .sourceRegion("eu-west-1")
+                    .targetRegion("us-east-1")
+                    .encryption(
+                        new dev.controlplane.client.model.BridgeEncryption().keyId("kms-1")));
+    var created = bridges.putBridgeWithHttpInfo("genbridge", wanted, null, null, null);
+    assertThat(created.getStatusCode()).isEqualTo(201);
+    assertThat(created.getData().getMetadata().getVersion()).isPositive();
+    var read = bridges.getBridge("genbridge");
+    assertThat(read.getSpec().getTargetRegion()).isEqualTo("us-east-1");
+    assertThat(read.getSpec().getStreams()).isEmpty();
+    assertThat(read.getSpec().getEncryption().getKeyId()).isEqualTo("kms-1");
+    assertThat(bridges.listBridges(null, null).getItems())
+        .extracting(b -> b.getMetadata().getName())
+        .contains("genbridge");
+    bridges.deleteBridge("genbridge", null, null);
+    assertThatThrownBy(() -> bridges.getBridge("genbridge"))
+        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
+  }
+
   private static dev.controlplane.client.model.Namespace namespace(String description) {
     return new dev.controlplane.client.model.Namespace()
         .apiVersion(dev.controlplane.client.model.ApiVersion.CONTROLPLANE_V1)

@@ -13,8 +13,8 @@ import java.util.TreeMap;
 /**
  * The documents of an apply, checked for what cpctl itself must know (an object, a kind apply can
  * write, an identity) and put in dependency order: brokers' status first (so streams created by the
- * same apply avoid the brokers it drains), then tenants, namespaces, streams. Within a level the
- * input order is kept. The server checks everything else.
+ * same apply avoid the brokers it drains), then tenants, namespaces, streams, and last bridges,
+ * which name streams. Within a level the input order is kept. The server checks everything else.
  */
 public final class ApplyPlan {
 
@@ -74,7 +74,8 @@ public final class ApplyPlan {
       case BROKER -> 0;
       case TENANT -> 1;
       case NAMESPACE -> 2;
-      default -> 3;
+      case STREAM, PLACEMENT -> 3;
+      case BRIDGE -> 4;
     };
   }
 

@@ -198,6 +198,7 @@ public final class WatchCommand extends BaseCommand {
       case STREAM -> "Stream";
       case PLACEMENT -> "ShardPlacement";
       case BROKER -> "Broker";
+      case BRIDGE -> "Bridge";
       default -> "";
     };
   }
@@ -236,6 +237,7 @@ public final class WatchCommand extends BaseCommand {
                   .name()
                   .replace("BROKER_STATUS_", "")
                   .toLowerCase(Locale.ROOT);
+      case BRIDGE -> u.getBridge().getName();
       default -> "";
     };
   }

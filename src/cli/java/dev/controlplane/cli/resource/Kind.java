@@ -61,6 +61,16 @@ public enum Kind {
           col("ZONE", d -> d.path("spec").path("availability_zone").asText()),
           col("STATUS", d -> d.path("spec").path("status").asText()),
           col("MAX-SHARDS", d -> d.path("spec").path("capacity").path("max_shards").asText()),
+          col("VERSION", d -> meta(d, "version")))),
+  BRIDGE(
+      "Bridge",
+      List.of("bridge", "bridges", "bg"),
+      List.of(
+          col("NAME", d -> meta(d, "name")),
+          col("SOURCE", d -> d.path("spec").path("source_region").asText()),
+          col("TARGET", d -> d.path("spec").path("target_region").asText()),
+          col("STREAMS", d -> Integer.toString(d.path("spec").path("streams").size())),
+          col("KEY-ID", d -> d.path("spec").path("encryption").path("key_id").asText()),
           col("VERSION", d -> meta(d, "version"))));
 
   /** A table column: its header and how a document fills it. */
@@ -90,9 +100,9 @@ public enum Kind {
     return columns;
   }
 
-  /** Whether its objects live in a tenant (everything but brokers). */
+  /** Whether its objects live in a tenant (everything but tenants, brokers and bridges). */
   public boolean inTenant() {
-    return this != BROKER && this != TENANT;
+    return this != BROKER && this != TENANT && this != BRIDGE;
   }
 
   /** Whether its objects live in a namespace. */
@@ -111,7 +121,7 @@ public enum Kind {
                 CliException.usage(
                     "unknown kind "
                         + word
-                        + ": one of tenants, namespaces, streams, placements, brokers"));
+                        + ": one of tenants, namespaces, streams, placements, brokers, bridges"));
   }
 
   /** The kind of a document's {@code kind} field, exactly as the API spells it. */

@@ -25,7 +25,7 @@ public final class Lister {
   }
 
   public List<JsonNode> list(Kind kind, String tenant, String namespace, boolean allTenants) {
-    if (kind == Kind.TENANT || kind == Kind.BROKER) {
+    if (!kind.inTenant()) {
       return Pager.all(api, ResourceRef.listPath(kind, "", ""), tenant, pageSize);
     }
     List<JsonNode> out = new ArrayList<>();

@@ -71,6 +71,7 @@ public record ResourceRef(Kind kind, String tenant, String namespace, String nam
       case STREAM -> streamPath();
       case PLACEMENT -> streamPath() + "/placement";
       case BROKER -> "/v1/brokers/" + name;
+      case BRIDGE -> "/v1/bridges/" + name;
     };
   }
 
@@ -86,6 +87,7 @@ public record ResourceRef(Kind kind, String tenant, String namespace, String nam
       case STREAM -> "/v1/tenants/" + tenant + "/namespaces/" + namespace + "/streams";
       case PLACEMENT -> "/v1/tenants/" + tenant + "/namespaces/" + namespace + "/placements";
       case BROKER -> "/v1/brokers";
+      case BRIDGE -> "/v1/bridges";
     };
   }
 

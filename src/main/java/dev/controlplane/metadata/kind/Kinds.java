@@ -24,7 +24,8 @@ public final class Kinds {
             new NamespaceKind(),
             new StreamKind(),
             new PlacementKind(),
-            new BrokerKind())) {
+            new BrokerKind(),
+            new BridgeKind())) {
       BY_KIND.put(k.kind(), k);
     }
     if (BY_KIND.size() != ResourceKind.values().length) {
@@ -61,6 +62,11 @@ public final class Kinds {
   public static List<dev.controlplane.metadata.model.ShardPlacement.ShardAssignment> shards(
       String json) {
     return PlacementKind.readShards(json);
+  }
+
+  /** The streams of a bridge as its table column stores them. */
+  public static List<dev.controlplane.metadata.model.StreamRef> bridgeStreams(String json) {
+    return BridgeKind.readStreams(json);
   }
 
   public static dev.controlplane.proto.v1.StreamSpec streamSpec(Stream.StreamSpec spec) {

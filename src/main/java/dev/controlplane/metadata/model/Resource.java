@@ -2,10 +2,10 @@ package dev.controlplane.metadata.model;
 
 /**
  * A versioned metadata resource. {@link #key()} identifies it within its kind ({@code acme}, {@code
- * acme/orders}, {@code acme/orders/payments}, or a broker name); {@link #version()} is the metadata
- * version of its last change, 0 before it is stored.
+ * acme/orders}, {@code acme/orders/payments}, or a broker or bridge name); {@link #version()} is
+ * the metadata version of its last change, 0 before it is stored.
  */
-public sealed interface Resource permits Tenant, Namespace, Stream, ShardPlacement, Broker {
+public sealed interface Resource permits Tenant, Namespace, Stream, ShardPlacement, Broker, Bridge {
 
   ResourceKind kind();
 

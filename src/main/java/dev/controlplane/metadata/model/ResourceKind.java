@@ -3,15 +3,14 @@ package dev.controlplane.metadata.model;
 import java.util.Arrays;
 import java.util.Optional;
 
-/**
- * The five versioned kinds. {@link #kindName()} is the {@code kind} of the declarative envelope.
- */
+/** The six versioned kinds. {@link #kindName()} is the {@code kind} of the declarative envelope. */
 public enum ResourceKind {
   TENANT("Tenant"),
   NAMESPACE("Namespace"),
   STREAM("Stream"),
   SHARD_PLACEMENT("ShardPlacement"),
-  BROKER("Broker");
+  BROKER("Broker"),
+  BRIDGE("Bridge");
 
   private final String kindName;
 

@@ -1,5 +1,6 @@
 package dev.controlplane.metadata.snapshot;
 
+import dev.controlplane.metadata.model.Bridge;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.MetadataUpdate;
 import dev.controlplane.metadata.model.Namespace;
@@ -148,6 +149,21 @@ public final class MetadataImage {
   @SuppressWarnings("unchecked")
   public Collection<Broker> brokers() {
     return (Collection<Broker>) (Collection<?>) map(ResourceKind.BROKER).values();
+  }
+
+  public Optional<Bridge> bridge(String name) {
+    return Optional.ofNullable((Bridge) map(ResourceKind.BRIDGE).get(name));
+  }
+
+  /** The names of the bridges that carry {@code ref}, in name order. */
+  public List<String> bridgesCarrying(StreamRef ref) {
+    List<String> names = new ArrayList<>();
+    for (Resource r : map(ResourceKind.BRIDGE).values()) {
+      if (((Bridge) r).streams().contains(ref)) {
+        names.add(r.key());
+      }
+    }
+    return names;
   }
 
   @SuppressWarnings("unchecked")

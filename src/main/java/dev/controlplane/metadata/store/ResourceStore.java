@@ -1,5 +1,6 @@
 package dev.controlplane.metadata.store;
 
+import dev.controlplane.metadata.model.Bridge;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.Namespace;
 import dev.controlplane.metadata.model.ShardPlacement;
@@ -122,6 +123,19 @@ public class ResourceStore {
         .setMaxResults(limit)
         .getResultStream()
         .map(BrokerEntity::toResource)
+        .toList();
+  }
+
+  public Optional<Bridge> bridge(String name) {
+    return Optional.ofNullable(em.find(BridgeEntity.class, name)).map(BridgeEntity::toResource);
+  }
+
+  public List<Bridge> bridges(String after, int limit) {
+    return em.createQuery("from BridgeEntity where name > :after order by name", BridgeEntity.class)
+        .setParameter("after", after)
+        .setMaxResults(limit)
+        .getResultStream()
+        .map(BridgeEntity::toResource)
         .toList();
   }
 

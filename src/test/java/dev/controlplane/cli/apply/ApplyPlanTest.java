@@ -47,6 +47,23 @@ class ApplyPlanTest {
   }
 
   @Test
+  void bridgesComeAfterTheStreamsTheyNameAndGoFirstOnDelete() throws Exception {
+    ApplyPlan plan =
+        ApplyPlan.of(
+            docs(
+                "{kind: Bridge, metadata: {name: eu-us, tenant: ignored}}",
+                "{kind: Stream, metadata: {name: s, tenant: t, namespace: n}}",
+                "{kind: Tenant, metadata: {name: t}}"),
+            "t",
+            "n");
+    assertThat(plan.invalid()).isEmpty();
+    assertThat(plan.items().stream().map(i -> i.ref().display()))
+        .containsExactly("tenant/t", "stream/t/n/s", "bridge/eu-us");
+    assertThat(plan.items().get(2).ref().path()).isEqualTo("/v1/bridges/eu-us");
+    assertThat(plan.itemsForDelete().get(0).ref().display()).isEqualTo("bridge/eu-us");
+  }
+
+  @Test
   void documentsWithoutAKnownKindOrIdentityAreInvalidAndPlacementsAreReadOnly() throws Exception {
     ApplyPlan plan =
         ApplyPlan.of(

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ControlPlaneException.FieldError;
 import dev.controlplane.error.ErrorCode;
+import dev.controlplane.metadata.model.Bridge;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.DurationValue;
 import dev.controlplane.metadata.model.Namespace;
@@ -23,6 +24,7 @@ import dev.controlplane.metadata.model.Stream.AckPolicy;
 import dev.controlplane.metadata.model.Stream.Durability;
 import dev.controlplane.metadata.model.Stream.Retention;
 import dev.controlplane.metadata.model.Stream.StreamSpec;
+import dev.controlplane.metadata.model.StreamRef;
 import dev.controlplane.metadata.model.Tenant;
 import java.util.List;
 import java.util.Map;
@@ -158,6 +160,21 @@ class ResourceCodecTest {
         40);
   }
 
+  private static Bridge fullBridge() {
+    return new Bridge(
+        "eu-to-us",
+        "eu-west-1",
+        "us-east-1",
+        List.of(
+            new StreamRef("acme", "orders", "payments"), new StreamRef("globex", "ops", "audit")),
+        "kms:eu/bridge-1",
+        50);
+  }
+
+  private static Bridge bareBridge() {
+    return new Bridge("idle", "a", "b", List.of(), null, 51);
+  }
+
   static List<Resource> resources() {
     return List.of(
         fullTenant(),
@@ -168,7 +185,9 @@ class ResourceCodecTest {
         deletingStream(),
         fullBroker(),
         bareBroker(),
-        placement());
+        placement(),
+        fullBridge(),
+        bareBridge());
   }
 
   // ---------------------------------------------------------------- helpers
@@ -492,10 +511,10 @@ class ResourceCodecTest {
         .hasMessageContaining("every node of a cluster must run the same build");
 
     ObjectNode newKind = codec.toTree(fullTenant());
-    newKind.put("kind", "Bridge");
+    newKind.put("kind", "Acl");
     assertThat(
             assertThrows(IllegalStateException.class, () -> codec.readStored(newKind.toString())))
-        .hasMessageContaining("of version 12 is of kind 'Bridge', which this build does not know")
+        .hasMessageContaining("of version 12 is of kind 'Acl', which this build does not know")
         .hasMessageContaining("Upgrading to a new build");
   }
 
