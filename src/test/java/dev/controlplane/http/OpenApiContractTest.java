@@ -27,6 +27,7 @@ class OpenApiContractTest {
           NamespaceResource.class,
           StreamResource.class,
           BrokerResource.class,
+          BridgeResource.class,
           TokenResource.class,
           JwksResource.class,
           IssuerResource.class,

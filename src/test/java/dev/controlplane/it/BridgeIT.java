@@ -133,6 +133,11 @@ class BridgeIT {
           .singleElement()
           .satisfies(b -> assertThat(b.getStreamsCount()).as("at its first version").isEqualTo(2));
 
+      var audited = http.get("/v1/audit?operation=bridge.update").json().path("records");
+      assertThat(audited.findValuesAsText("resource")).contains("bridge:eu-us");
+      assertThat(audited.get(0).path("principal_type").asText()).isEqualTo("operator");
+      assertThat(audited.get(0).path("tenant").isNull()).as("a bridge is of no tenant").isTrue();
+
       var deleted = http.delete("/v1/bridges/eu-us");
       assertThat(deleted.status()).isEqualTo(200);
       assertThat(http.get("/v1/bridges/eu-us").status()).isEqualTo(404);

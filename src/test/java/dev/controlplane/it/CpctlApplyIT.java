@@ -351,6 +351,50 @@ class CpctlApplyIT {
             "namespace/delco2/a deleted", "namespace/delco2/b deleted", "tenant/delco2 deleted");
   }
 
+  /**
+   * A bridge written before its stream in the file is applied after it, listed, and deleted first
+   * from the same file: the server refuses to delete a stream a bridge names.
+   */
+  @Test
+  void aBridgeIsAppliedAfterTheStreamsItNamesAndDeletedBeforeThem() throws Exception {
+    String bridge =
+        "apiVersion: controlplane/v1\nkind: Bridge\nmetadata: {name: cli-bridge}\nspec:"
+            + " {source_region: eu, target_region: us, streams: [{tenant: bridgeco, namespace:"
+            + " ns, stream: s}]}\n";
+    String file =
+        cpctl.file(
+            "bridge.yaml",
+            docs(
+                bridge,
+                tenant("bridgeco", "b"),
+                namespace("bridgeco", "ns", "n"),
+                stream("bridgeco", "ns", "s", 1, "")));
+    var applied = cpctl.run("apply", "-f", file);
+    assertThat(applied.exit()).as(applied.toString()).isZero();
+    assertThat(applied.lines())
+        .containsExactly(
+            "tenant/bridgeco created",
+            "namespace/bridgeco/ns created",
+            "stream/bridgeco/ns/s created",
+            "bridge/cli-bridge created");
+    var listed = cpctl.run("get", "bridges");
+    assertThat(listed.out())
+        .containsPattern("(?m)^NAME +SOURCE +TARGET +STREAMS +KEY-ID +VERSION$")
+        .containsPattern("(?m)^cli-bridge +eu +us +1 +<none> +[0-9]+$");
+    assertThat(cpctl.run("apply", "-f", file).lines()).contains("bridge/cli-bridge unchanged");
+
+    var deleted = cpctl.run("delete", "-f", file);
+    assertThat(deleted.exit()).as("the namespace and tenant wait: %s", deleted).isEqualTo(1);
+    assertThat(deleted.lines())
+        .containsExactly(
+            "bridge/cli-bridge deleted",
+            "stream/bridgeco/ns/s deleted",
+            "namespace/bridgeco/ns failed: conflict (409): namespace bridgeco/ns still has 1"
+                + " stream(s), including deleted ones awaiting purge; delete them first",
+            "tenant/bridgeco failed: conflict (409): tenant bridgeco still has 1 namespace(s);"
+                + " delete them first");
+  }
+
   @Test
   void aBrokersStatusIsAppliedThroughTheAdminApi() throws Exception {
     String draining =
