@@ -32,6 +32,7 @@ class MalformedRequestsIT {
           "namespace", "ns1",
           "stream", "s1",
           "broker", "b1",
+          "bridge", "b1",
           "issuer", "https%3A%2F%2Fissuer.example%2F");
 
   private static final List<String> BAD_NAMES =
