@@ -200,6 +200,43 @@ class BridgeIT {
         .isEqualTo(400);
   }
 
+  /**
+   * A bridge naming a stream and the stream's deletion sent at once, twenty times: the pipeline
+   * orders them, so exactly one succeeds each time, and no bridge ever names a deleted stream.
+   */
+  @Test
+  void aBridgeAndTheDeletionOfItsStreamSentAtOnceNeverBothSucceed() throws Exception {
+    int bridged = 0;
+    for (int i = 0; i < 20; i++) {
+      String stream = "race" + i;
+      String path = "/v1/tenants/bra/namespaces/ns/streams/" + stream;
+      assertThat(http.put(path, Http.stream("bra", "ns", stream, 1, 1)).status()).isEqualTo(201);
+      String doc = bridge("a", "b", "bra/ns/" + stream);
+      var bridge =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> http.put("/v1/bridges/race", doc, "application/yaml"));
+      var delete = java.util.concurrent.CompletableFuture.supplyAsync(() -> http.delete(path));
+      int bridgeStatus = bridge.get().status();
+      int deleteStatus = delete.get().status();
+      String round = "round " + i + ": bridge " + bridgeStatus + ", delete " + deleteStatus;
+      if (bridgeStatus == 200 || bridgeStatus == 201) {
+        bridged++;
+        assertThat(deleteStatus).as(round).isEqualTo(409);
+        assertThat(http.get(path).json().path("status").path("state").asText())
+            .as(round)
+            .isEqualTo("active");
+        assertThat(http.put("/v1/bridges/race", bridge("a", "b"), "application/yaml").status())
+            .isEqualTo(200);
+        assertThat(http.delete(path).status()).isEqualTo(200);
+      } else {
+        assertThat(bridgeStatus).as(round).isEqualTo(400);
+        assertThat(deleteStatus).as(round).isEqualTo(200);
+      }
+    }
+    System.out.printf("bridge won %d of 20 races with the deletion of its stream%n", bridged);
+    http.delete("/v1/bridges/race");
+  }
+
   @Test
   void onlyTheOperatorWritesBridgesAndOnlyPlatformCredentialsReadThem() {
     Auth.bootstrap("brreader", "idp-brreader", null, "alice");

@@ -387,6 +387,22 @@ class ClusterIT {
               served.metadata(), expected.metadata(), follower.id + " at " + version);
         }
       }
+      // Bridge, the kind added last, reaches the followers' images like the others.
+      var bridge =
+          leader
+              .http()
+              .put(
+                  "/v1/bridges/cluster-bridge",
+                  "{\"apiVersion\":\"controlplane/v1\",\"kind\":\"Bridge\",\"spec\":"
+                      + "{\"source_region\":\"eu\",\"target_region\":\"us\"}}");
+      assertThat(bridge.status()).as(bridge.body()).isEqualTo(201);
+      for (Node follower : cluster.others(leader)) {
+        var served = Snapshots.takeOnceCaughtUp(follower, bridge.version(), Duration.ofSeconds(10));
+        assertThat(served.metadata().getBridgesList())
+            .as("%s's snapshot at the bridge's version", follower.id)
+            .extracting(dev.controlplane.proto.v1.Bridge::getName)
+            .containsExactly("cluster-bridge");
+      }
     } finally {
       watches.values().forEach(WatchCollector::close);
       clients.values().forEach(Grpc::close);
