@@ -486,7 +486,7 @@ class CpctlAdminIT {
     assertThat(snapshot.path("metadata").path("tenants").toString()).contains("\"watchco\"");
     assertThat(cpctl.run("snapshot", "status", file).out())
         .containsPattern(
-            "(?m)^" + snapshot.path("version").asLong() + " +\\d+ +\\d+ +\\d+ +\\d+ +\\d+$");
+            "(?m)^" + snapshot.path("version").asLong() + " +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +\\d+$");
 
     String old = home.resolve("old.yaml").toString();
     assertThat(cpctl.run("snapshot", "save", old, "--at-version", Long.toString(head)).exit())

@@ -39,7 +39,7 @@ import picocli.CommandLine.Parameters;
 public final class SnapshotCommand extends GroupCommand {
 
   private static final List<String> LISTS =
-      List.of("tenants", "namespaces", "streams", "placements", "brokers");
+      List.of("tenants", "namespaces", "streams", "placements", "brokers", "bridges");
 
   @Command(
       name = "save",
@@ -47,7 +47,7 @@ public final class SnapshotCommand extends GroupCommand {
       mixinStandardHelpOptions = true,
       description = {
         "Save a snapshot (gRPC GetSnapshot, all chunks) as {\"version\", \"metadata\": {tenants,"
-            + " namespaces, streams, placements, brokers}} in the gRPC JSON form: YAML when FILE"
+            + " namespaces, streams, placements, brokers, bridges}} in the gRPC JSON form: YAML when FILE"
             + " ends in .yaml or .yml, JSON otherwise; - for stdout. The file is written only once"
             + " the last chunk arrived. Needs the broker credential (like watch)."
       },
@@ -184,7 +184,8 @@ public final class SnapshotCommand extends GroupCommand {
         throw CliException.usage(file + " is not a snapshot saved by cpctl snapshot save");
       }
       Table table =
-          new Table("VERSION", "TENANTS", "NAMESPACES", "STREAMS", "PLACEMENTS", "BROKERS");
+          new Table(
+              "VERSION", "TENANTS", "NAMESPACES", "STREAMS", "PLACEMENTS", "BROKERS", "BRIDGES");
       JsonNode m = doc.path("metadata");
       table.row(
           doc.path("version").asText(),
@@ -192,7 +193,8 @@ public final class SnapshotCommand extends GroupCommand {
           m.path("namespaces").size(),
           m.path("streams").size(),
           m.path("placements").size(),
-          m.path("brokers").size());
+          m.path("brokers").size(),
+          m.path("bridges").size());
       table.print(session().out());
       return ExitCodes.OK;
     }
