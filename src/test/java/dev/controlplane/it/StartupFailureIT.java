@@ -44,11 +44,15 @@ class StartupFailureIT {
 
   /** Starts a node, polls its liveness until it exits, and returns how it ended. */
   private static Outcome run(String name, Map<String, String> env) throws Exception {
+    return run(new ServerProcess(name, env), env);
+  }
+
+  private static Outcome run(ServerProcess process, Map<String, String> env) throws Exception {
     int http = Integer.parseInt(env.get("SERVICE_CONTROLPLANE_HTTP_PORT"));
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
     List<Integer> liveness = new ArrayList<>();
     long started = System.nanoTime();
-    try (ServerProcess node = new ServerProcess(name, env).start()) {
+    try (ServerProcess node = process.start()) {
       while (node.isAlive() && System.nanoTime() - started < EXIT_WITHIN.toNanos()) {
         liveness.add(live(client, http));
         Thread.sleep(200);
@@ -92,7 +96,8 @@ class StartupFailureIT {
   /**
    * Five invalid settings of four kinds (an integer, a duration, a value out of range, a missing
    * key, fallbacks of a credential that is not set): one start names them all, so an operator fixes
-   * every one before trying again.
+   * every one before trying again. Started with {@code java -jar}, as an operator does: the exit
+   * status goes through the JAR's launcher.
    */
   @Test
   void everyInvalidSettingEndsTheProcessNamedInOneLine() throws Exception {
@@ -103,7 +108,7 @@ class StartupFailureIT {
     env.remove("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY");
     env.remove("SERVICE_CONTROLPLANE_BROKER_TOKEN");
     env.put("SERVICE_CONTROLPLANE_BROKER_TOKEN_FALLBACKS", "an-old-broker-token");
-    Outcome outcome = run("bad-settings", env);
+    Outcome outcome = run(new ServerProcess("bad-settings", env).viaRunnableJar(), env);
     assertEndedWith(
         outcome,
         "5 settings are invalid: ",

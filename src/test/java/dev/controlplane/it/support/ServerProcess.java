@@ -14,8 +14,15 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A control plane node as a real separate JVM: the packaged Liberty runnable JAR, configured only
- * through environment variables, bound to 127.0.0.1. Its console goes to target/it-logs/NAME.log.
+ * A control plane node as a real separate JVM: the server of the packaged Liberty runnable JAR,
+ * configured only through environment variables, bound to 127.0.0.1. Its console goes to
+ * target/it-logs/NAME.log.
+ *
+ * <p>By default the node runs the JAR's server unpacked once for the whole run ({@link
+ * UnpackedServer}), each node with an output directory of its own: the same server, configuration
+ * and application as {@code java -jar}, without its unpacking and launcher JVM at every start.
+ * {@link #viaRunnableJar()} starts it exactly as an operator does, {@code java -jar}: the shared
+ * server and a start that fails do, so that every run also goes through the launcher.
  */
 public final class ServerProcess implements AutoCloseable {
 
@@ -23,8 +30,10 @@ public final class ServerProcess implements AutoCloseable {
   private final Map<String, String> env;
   private final Path log;
   private String jar;
+  private boolean viaRunnableJar;
   private Process process;
   private Path extractDir;
+  private Path logsDir;
 
   public ServerProcess(String name, Map<String, String> env) {
     this.name = name;
@@ -38,6 +47,12 @@ public final class ServerProcess implements AutoCloseable {
     return this;
   }
 
+  /** Starts the node with {@code java -jar}, as an operator does, instead of the unpacked copy. */
+  public ServerProcess viaRunnableJar() {
+    this.viaRunnableJar = true;
+    return this;
+  }
+
   public static String jar() {
     String jar = System.getProperty("controlplane.jar", "target/controlplane.jar");
     if (!new File(jar).isFile()) {
@@ -48,22 +63,32 @@ public final class ServerProcess implements AutoCloseable {
 
   public ServerProcess start() throws IOException {
     Files.createDirectories(log.getParent());
-    Path extract = Files.createTempDirectory("cp-" + name + "-");
-    extractDir = extract;
-    ProcessBuilder builder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-jar",
-                jar != null ? jar : jar())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    builder.environment().put("WLP_JAR_EXTRACT_DIR", extract.toString());
+    extractDir = Files.createTempDirectory("cp-" + name + "-");
+    String runnableJar = jar != null ? jar : jar();
+    ProcessBuilder builder;
+    if (viaRunnableJar) {
+      builder =
+          new ProcessBuilder(
+              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+              "-Xmx512m",
+              "-XX:TieredStopAtLevel=1",
+              "-XX:+UseSerialGC",
+              "-jar",
+              runnableJar);
+      builder.environment().put("WLP_JAR_EXTRACT_DIR", extractDir.toString());
+      logsDir = null;
+    } else {
+      UnpackedServer unpacked = UnpackedServer.of(runnableJar);
+      builder = unpacked.command();
+      builder.environment().put("WLP_OUTPUT_DIR", extractDir.toString());
+      // What the launcher does when JAVA_HOME is not set: run the server on this JVM's Java.
+      builder.environment().putIfAbsent("JAVA_HOME", System.getProperty("java.home"));
+      logsDir = unpacked.logsUnder(extractDir);
+    }
+    builder.redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().putAll(env);
-    // The runnable JAR's JVM only unpacks Liberty and starts the server in a JVM of its own, which
-    // takes its options from liberty/jvm.options and JVM_ARGS, not from this command line.
+    // The server JVM takes its options from liberty/jvm.options and JVM_ARGS (the runnable JAR's
+    // launcher JVM, given the options above, only unpacks Liberty and starts the server).
     String heap = System.getProperty("server.heap");
     String options =
         (System.getProperty("it.node.jvmArgs", "") + (heap == null ? "" : " -Xmx" + heap)).trim();
@@ -136,10 +161,13 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   /**
-   * Liberty's FFDC directory of this server ({@code logs/ffdc} under the unpacked runnable JAR),
-   * where it writes an incident file for every unexpected exception.
+   * Liberty's FFDC directory of this server ({@code logs/ffdc} of its output directory), where it
+   * writes an incident file for every unexpected exception.
    */
   public Path ffdcDir() throws IOException {
+    if (logsDir != null) {
+      return logsDir.resolve("ffdc");
+    }
     try (var servers = Files.list(extractDir.resolve("wlp/usr/servers"))) {
       return servers
           .map(p -> p.resolve("logs/ffdc"))
@@ -154,7 +182,8 @@ public final class ServerProcess implements AutoCloseable {
 
   /**
    * The JVM that runs the server. The runnable JAR's launcher starts the server as a child JVM (to
-   * add its Java agent), so signals meant for the server must go to that child.
+   * add its Java agent), so signals meant for the server must go to that child; {@code bin/server
+   * run} execs the server JVM, so without the launcher that is the process itself.
    */
   public long serverPid() {
     return process
@@ -228,15 +257,14 @@ public final class ServerProcess implements AutoCloseable {
     deleteExtractDir();
   }
 
-  /** The runnable JAR unpacks about 150 MB per process; remove it once the process is gone. */
+  /**
+   * The runnable JAR unpacks about 130 MB per process, an unpacked server writes its logs and
+   * workarea: remove them once the process is gone.
+   */
   private void deleteExtractDir() {
     if (extractDir == null || (process != null && process.isAlive())) {
       return;
     }
-    try (var paths = Files.walk(extractDir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // Only temporary files; a leftover does no harm.
-    }
+    UnpackedServer.deleteTree(extractDir);
   }
 }

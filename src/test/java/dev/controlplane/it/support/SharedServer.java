@@ -62,7 +62,11 @@ public final class SharedServer {
     env.put("SERVICE_BOOTSTRAP_TOKEN", BOOTSTRAP_TOKEN);
     env.put("SERVICE_CONTROLPLANE_JWKS_MAX_AGE", JWKS_MAX_AGE.toMillis() + "ms");
     env.put("SERVICE_CONTROLPLANE_KEY_ROTATION_CHECK_INTERVAL", "250ms");
-    server = new ServerProcess(System.getProperty("it.shared.name", "shared"), env).start();
+    // Started as operators start a node, so that every run also goes through the JAR's launcher.
+    server =
+        new ServerProcess(System.getProperty("it.shared.name", "shared"), env)
+            .viaRunnableJar()
+            .start();
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     server.awaitReady(Duration.ofSeconds(120));
   }
