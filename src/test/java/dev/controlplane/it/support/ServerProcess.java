@@ -22,7 +22,8 @@ import java.util.Map;
  * UnpackedServer}), each node with an output directory of its own: the same server, configuration
  * and application as {@code java -jar}, without its unpacking and launcher JVM at every start.
  * {@link #viaRunnableJar()} starts it exactly as an operator does, {@code java -jar}: the shared
- * server and a start that fails do, so that every run also goes through the launcher.
+ * server and a start that fails do, so that every run also goes through the launcher; {@code
+ * -Dit.node.runnableJar=true} starts every node that way.
  */
 public final class ServerProcess implements AutoCloseable {
 
@@ -30,7 +31,7 @@ public final class ServerProcess implements AutoCloseable {
   private final Map<String, String> env;
   private final Path log;
   private String jar;
-  private boolean viaRunnableJar;
+  private boolean viaRunnableJar = Boolean.getBoolean("it.node.runnableJar");
   private Process process;
   private Path extractDir;
   private Path logsDir;

@@ -23,6 +23,15 @@ final class UnpackedServer {
    */
   private static final String LAUNCHER_OPTION = "-Dcom.ibm.tx.jta.disable2PC=true";
 
+  /**
+   * Liberty expands the WAR under the server's configuration directory by default, which all nodes
+   * of one copy share: three nodes started at once would expand it over each other. Each node
+   * expands it into its own output directory instead, as a node of its own unpacked JAR does.
+   */
+  private static final String EXPAND_PER_NODE =
+      "<server><applicationManager autoExpand=\"true\""
+          + " expandLocation=\"${server.output.dir}/apps/expanded/\"/></server>\n";
+
   private static final Map<Path, UnpackedServer> UNPACKED = new HashMap<>();
 
   private final Path wlp;
@@ -90,6 +99,9 @@ final class UnpackedServer {
             System.lineSeparator() + LAUNCHER_OPTION + System.lineSeparator(),
             StandardOpenOption.CREATE,
             StandardOpenOption.APPEND);
+        Path overrides = server.resolve("configDropins/overrides");
+        Files.createDirectories(overrides);
+        Files.writeString(overrides.resolve("it-expand-per-node.xml"), EXPAND_PER_NODE);
       }
     }
   }
