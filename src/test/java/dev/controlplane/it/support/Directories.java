@@ -7,7 +7,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Directories that peers started by tests and benchmarks (Keycloak, etcd, Kafka) write into. */
+/**
+ * Directories that what tests and benchmarks start writes into: the nodes, and peers such as
+ * Keycloak, etcd and Kafka.
+ */
 public final class Directories {
 
   private Directories() {}

@@ -266,6 +266,10 @@ public final class ServerProcess implements AutoCloseable {
     if (extractDir == null || (process != null && process.isAlive())) {
       return;
     }
-    UnpackedServer.deleteTree(extractDir);
+    try {
+      Directories.deleteTree(extractDir);
+    } catch (IOException ignored) {
+      // Only temporary files; a leftover does no harm.
+    }
   }
 }

@@ -70,7 +70,7 @@ final class UnpackedServer {
   }
 
   private static void unpack(Path jar, Path dir) throws IOException {
-    deleteTree(dir);
+    Directories.deleteTree(dir);
     Files.createDirectories(dir);
     Path log = dir.resolveSibling(dir.getFileName() + ".unpack.log");
     Process unpacking =
@@ -114,16 +114,5 @@ final class UnpackedServer {
   /** Where a node run with {@code WLP_OUTPUT_DIR=outputDir} writes its logs. */
   Path logsUnder(Path outputDir) {
     return outputDir.resolve(serverName).resolve("logs");
-  }
-
-  static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // Only temporary files; a leftover does no harm.
-    }
   }
 }
