@@ -93,7 +93,7 @@ class StoppingNodeIT {
           ResultSet rs =
               st.executeQuery(
                   "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                      + " AND pid <> pg_backend_pid()")) {
+                      + " AND datname = current_database() AND pid <> pg_backend_pid()")) {
         rs.next();
         if (rs.getInt(1) > 0) {
           return;

@@ -55,11 +55,11 @@ public final class ElectionCluster implements AutoCloseable {
   }
 
   /**
-   * The loopback address node {@code id} binds its cluster transport to (cp1: 127.0.0.11, ...), so
-   * that a {@link Partition} can cut it off.
+   * The loopback address node {@code id} binds its cluster transport to, as a server node's ({@link
+   * TestCluster#clusterAddress}), so that a {@link Partition} can cut it off.
    */
   public static String clusterAddress(String id) {
-    return "127.0.0." + (10 + Integer.parseInt(id.substring(2)));
+    return TestCluster.clusterAddress(id);
   }
 
   public List<String> ids() {

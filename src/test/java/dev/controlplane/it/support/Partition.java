@@ -14,7 +14,8 @@ import java.util.List;
  */
 public final class Partition implements AutoCloseable {
 
-  private static final String TAG = "controlplane-it-partition";
+  /** Per test JVM: a partition of one never removes another's rules ({@link Fork}). */
+  private static final String TAG = Fork.qualify("controlplane-it-partition", "-");
 
   private final List<List<String>> rules = new ArrayList<>();
 

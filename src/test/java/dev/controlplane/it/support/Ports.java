@@ -14,12 +14,17 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Ports come from below Linux's ephemeral range (32768 and up), so that no outgoing connection
  * of this machine can take one between the moment it is chosen and the moment a server binds it,
  * and a port is never handed out twice in one JVM. Asking the kernel for port 0 did both: two nodes
- * of one test cluster were once given the same port.
+ * of one test cluster were once given the same port. Test JVMs running at once ({@link Fork}) each
+ * take their ports from a slice of the range of their own, so neither can choose a port the other
+ * has chosen but not yet bound.
  */
 public final class Ports {
 
-  private static final int FIRST = 20_000;
-  private static final int LAST = 32_000;
+  private static final int RANGE_FIRST = 20_000;
+  private static final int RANGE_LAST = 32_000;
+  private static final int SLICE = (RANGE_LAST - RANGE_FIRST) / Fork.count();
+  private static final int FIRST = RANGE_FIRST + (Fork.number() - 1) * SLICE;
+  private static final int LAST = FIRST + SLICE;
   private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
   private Ports() {}

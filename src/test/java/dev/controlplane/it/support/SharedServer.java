@@ -64,7 +64,7 @@ public final class SharedServer {
     env.put("SERVICE_CONTROLPLANE_KEY_ROTATION_CHECK_INTERVAL", "250ms");
     // Started as operators start a node, so that every run also goes through the JAR's launcher.
     server =
-        new ServerProcess(System.getProperty("it.shared.name", "shared"), env)
+        new ServerProcess(Fork.qualify(System.getProperty("it.shared.name", "shared"), "-"), env)
             .viaRunnableJar()
             .start();
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));

@@ -49,8 +49,9 @@ public final class TestCluster implements AutoCloseable {
   /**
    * Starts {@code size} nodes against {@code jdbcUrl} the way operators start a cluster: all at
    * once, in a random order, each up to a second after the previous one, and waits until all are
-   * ready. Node {@code cpN}'s cluster transport binds 127.0.0.(10+N), so that a {@link Partition}
-   * can cut it off while its HTTP, gRPC and database traffic stay on 127.0.0.1.
+   * ready. Node {@code cpN}'s cluster transport binds 127.0.0.(10+N) (20+N in the run's second test
+   * JVM, {@link Fork}), so that a {@link Partition} can cut it off while its HTTP, gRPC and
+   * database traffic stay on 127.0.0.1.
    */
   public static TestCluster start(
       String name, int size, Map<String, String> extraEnv, String jdbcUrl) throws Exception {
@@ -90,9 +91,12 @@ public final class TestCluster implements AutoCloseable {
     return cluster;
   }
 
-  /** The loopback address node {@code id} ({@code cpN}) binds its cluster transport to. */
+  /**
+   * The loopback address node {@code id} ({@code cpN}) binds its cluster transport to: 127.0.0.1N
+   * in the run's first test JVM, 127.0.0.2N in the second ({@link Fork}).
+   */
   public static String clusterAddress(String id) {
-    return "127.0.0." + (10 + Integer.parseInt(id.substring(2)));
+    return "127.0.0." + (10 * Fork.number() + Integer.parseInt(id.substring(2)));
   }
 
   public List<Node> nodes() {

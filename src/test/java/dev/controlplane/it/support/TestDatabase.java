@@ -16,8 +16,14 @@ public final class TestDatabase {
 
   private TestDatabase() {}
 
+  /**
+   * The test database of this test JVM: {@code it.db.url}'s, with the fork's suffix ({@link Fork}).
+   */
   public static String url() {
-    return System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:5432/controlplane_it");
+    String configured =
+        System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:5432/controlplane_it");
+    String database = configured.replaceAll("^.*/([^/?]+)(\\?.*)?$", "$1");
+    return configured.replaceAll("/[^/?]+(\\?.*)?$", "/" + Fork.qualify(database, "_") + "$1");
   }
 
   public static String url(String database) {

@@ -1,6 +1,8 @@
 package dev.controlplane.it.support;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -53,9 +55,18 @@ final class UnpackedServer {
       return known;
     }
     Path complete = dir.resolve(".complete");
-    if (!Files.exists(complete)) {
-      unpack(source, dir);
-      Files.createFile(complete);
+    // The run's test JVMs (Fork) start at once: one unpacks, the others wait for it.
+    Files.createDirectories(dir.getParent());
+    try (FileChannel lock =
+            FileChannel.open(
+                dir.resolveSibling(dir.getFileName() + ".lock"),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock held = lock.lock()) {
+      if (!Files.exists(complete)) {
+        unpack(source, dir);
+        Files.createFile(complete);
+      }
     }
     try (var servers = Files.list(dir.resolve("wlp/usr/servers"))) {
       String name =
