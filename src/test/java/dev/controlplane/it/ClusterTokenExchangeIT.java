@@ -168,6 +168,12 @@ class ClusterTokenExchangeIT {
   @Test
   @Order(4)
   void aKeyRotatedOnTheLeaderIsPublishedByEveryNode() throws Exception {
+    // Every node serves the key set from memory once read: read it on each first, so that a
+    // follower shows the next key only if the leader's commit reached it and dropped what it held.
+    awaitOnEveryNode(
+        "the current keys",
+        node -> new Http(node.httpPort(), null).get(jwksPath()),
+        reply -> reply.status() == 200);
     Http.Reply rotated =
         admin()
             .send(

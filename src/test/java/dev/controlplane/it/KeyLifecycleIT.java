@@ -146,6 +146,11 @@ class KeyLifecycleIT {
                       + " AND operation = 'signing_key.create'"))
           .as("both keys' creations are audited")
           .isEqualTo(2);
+
+      // The key set, held in memory once read, goes with its tenant.
+      assertThat(operator.delete("/v1/tenants/bare").status()).isEqualTo(200);
+      var gone = new Http(http, null).get("/v1/tenants/bare/.well-known/jwks.json");
+      assertThat(gone.status()).as(gone.body()).isEqualTo(404);
     }
   }
 
