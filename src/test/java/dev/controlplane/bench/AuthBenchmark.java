@@ -57,6 +57,8 @@ public final class AuthBenchmark {
   private static final boolean EXCHANGES =
       Boolean.parseBoolean(System.getProperty("bench.exchanges", "true"));
 
+  private static double exchangeRate;
+
   public static void main(String[] args) throws Exception {
     System.out.printf(
         "machine: %d cores, JDK %s%n",
@@ -85,6 +87,7 @@ public final class AuthBenchmark {
         List<String> tokens = upstreamTokens();
         Measured measured = exchanges(httpPort, tokens, server.serverPid());
         double rate = measured.rate();
+        exchangeRate = rate;
         System.out.printf(
             "token exchanges (%d client threads, distinct tokens): %,.0f/s%n", THREADS, rate);
         // An exchange costs one verification and one signature, one after the other: the bound
@@ -101,7 +104,14 @@ public final class AuthBenchmark {
                 + " node's%n",
             crypto, 100 * crypto / measured.nodeMillis());
       }
-      tenantReads(httpPort, server.serverPid());
+      double reads = tenantReads(httpPort, server.serverPid());
+      double jwks = keySetReads(httpPort, server.serverPid());
+      if (EXCHANGES) {
+        System.out.printf(
+            "the node's own ceiling on these cores: exchanges are %.0f%% of its key-set reads and"
+                + " %.0f%% of its tenant reads with a service token%n",
+            100 * exchangeRate / jwks, 100 * exchangeRate / reads);
+      }
     }
     System.exit(0);
   }
@@ -249,7 +259,7 @@ public final class AuthBenchmark {
    * client does for the token's lifetime: what the node spends per request with a service token
    * (its verification included) rather than with the operator credential.
    */
-  private static void tenantReads(int port, long nodePid) throws Exception {
+  private static double tenantReads(int port, long nodePid) throws Exception {
     List<String> serviceTokens = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
       Http.Reply reply = exchange(port, upstreamToken("reader-" + t));
@@ -276,6 +286,38 @@ public final class AuthBenchmark {
     if (counts[1] > 0) {
       System.out.printf("(%d reads failed)%n", counts[1]);
     }
+    return counts[0] / seconds;
+  }
+
+  /**
+   * Reads of the tenant's key set by {@link #THREADS} clients: no credential, no database, the
+   * answer built from memory. What Liberty's HTTP path and the clients on the same cores allow for
+   * the cheapest request the node serves, the ceiling any exchange runs under on this machine.
+   */
+  private static double keySetReads(int port, long nodePid) throws Exception {
+    List<Request> readers = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      Http http = new Http(port, null);
+      readers.add(() -> http.get("/v1/tenants/bench/.well-known/jwks.json").status());
+    }
+    CpuMeter node = CpuMeter.of("node", nodePid);
+    long warm = WarmUp.untilSettled("key-set reads", node, time -> sum(clients(readers, time)));
+    Duration nodeBefore = node.total();
+    long start = System.nanoTime();
+    long[] counts = clients(readers, DURATION);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    System.out.printf(
+        "key-set reads (%d client threads, no credential): %,.0f/s, node CPU %.3f ms per read"
+            + " (after %d unmeasured reads)%n",
+        THREADS, counts[0] / seconds, node.millisPer(nodeBefore, sum(counts)), warm);
+    if (counts[1] > 0) {
+      System.out.printf("(%d reads failed)%n", counts[1]);
+    }
+    return counts[0] / seconds;
+  }
+
+  private static long sum(long[] counts) {
+    return counts[0] + counts[1];
   }
 
   /** Each client reads the tenant with its own token for {@code time}: {ok, failed}. */
