@@ -20,9 +20,16 @@ public final class Fork {
     return fork;
   }
 
-  /** How many test JVMs the run has at most. */
+  /**
+   * How many test JVMs the run has at most: 1 to 8, so that each keeps at least 1,500 ports of its
+   * own ({@link Ports}) and its cluster addresses stay inside 127.0.0.0/24.
+   */
   public static int count() {
-    return Math.max(1, Integer.getInteger("it.forks", 1));
+    int forks = Integer.getInteger("it.forks", 1);
+    if (forks < 1 || forks > 8) {
+      throw new IllegalStateException("it.forks=" + forks + " is outside 1..8");
+    }
+    return forks;
   }
 
   /** {@code base} for the first JVM, {@code base + separator + "f" + n} for the n-th. */
