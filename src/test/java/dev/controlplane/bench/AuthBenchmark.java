@@ -57,8 +57,6 @@ public final class AuthBenchmark {
   private static final boolean EXCHANGES =
       Boolean.parseBoolean(System.getProperty("bench.exchanges", "true"));
 
-  private static double exchangeRate;
-
   public static void main(String[] args) throws Exception {
     System.out.printf(
         "machine: %d cores, JDK %s%n",
@@ -83,6 +81,7 @@ public final class AuthBenchmark {
       server.awaitReady(Duration.ofSeconds(180));
       Http operator = new Http(httpPort, SharedServer.OPERATOR_TOKEN);
       setUp(operator);
+      double exchangeRate = 0;
       if (EXCHANGES) {
         List<String> tokens = upstreamTokens();
         Measured measured = exchanges(httpPort, tokens, server.serverPid());
@@ -260,33 +259,18 @@ public final class AuthBenchmark {
    * (its verification included) rather than with the operator credential.
    */
   private static double tenantReads(int port, long nodePid) throws Exception {
-    List<String> serviceTokens = new ArrayList<>();
+    List<Request> readers = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
       Http.Reply reply = exchange(port, upstreamToken("reader-" + t));
       check(reply);
-      serviceTokens.add(reply.json().path("service_token").asText());
+      Http http = new Http(port, reply.json().path("service_token").asText());
+      readers.add(() -> http.get("/v1/tenants/bench").status());
     }
-    CpuMeter node = CpuMeter.of("node", nodePid);
-    long warm =
-        WarmUp.untilSettled(
-            "tenant reads with a service token",
-            node,
-            time -> {
-              long[] n = reads(port, serviceTokens, time);
-              return n[0] + n[1];
-            });
-    Duration nodeBefore = node.total();
-    long start = System.nanoTime();
-    long[] counts = reads(port, serviceTokens, DURATION);
-    double seconds = (System.nanoTime() - start) / 1e9;
-    System.out.printf(
-        "tenant reads with a service token (%d client threads, each reusing its token): %,.0f/s,"
-            + " node CPU %.3f ms per read (after %d unmeasured reads)%n",
-        THREADS, counts[0] / seconds, node.millisPer(nodeBefore, counts[0] + counts[1]), warm);
-    if (counts[1] > 0) {
-      System.out.printf("(%d reads failed)%n", counts[1]);
-    }
-    return counts[0] / seconds;
+    return readRate(
+        "tenant reads with a service token",
+        "each reusing its token",
+        readers,
+        CpuMeter.of("node", nodePid));
   }
 
   /**
@@ -300,35 +284,32 @@ public final class AuthBenchmark {
       Http http = new Http(port, null);
       readers.add(() -> http.get("/v1/tenants/bench/.well-known/jwks.json").status());
     }
-    CpuMeter node = CpuMeter.of("node", nodePid);
-    long warm = WarmUp.untilSettled("key-set reads", node, time -> sum(clients(readers, time)));
+    return readRate("key-set reads", "no credential", readers, CpuMeter.of("node", nodePid));
+  }
+
+  /** Warms {@code readers} up, measures them for {@link #DURATION}, prints and returns reads/s. */
+  private static double readRate(String what, String how, List<Request> readers, CpuMeter node)
+      throws Exception {
+    long warm =
+        WarmUp.untilSettled(
+            what,
+            node,
+            time -> {
+              long[] n = clients(readers, time);
+              return n[0] + n[1];
+            });
     Duration nodeBefore = node.total();
     long start = System.nanoTime();
     long[] counts = clients(readers, DURATION);
-    double seconds = (System.nanoTime() - start) / 1e9;
+    double rate = counts[0] / ((System.nanoTime() - start) / 1e9);
     System.out.printf(
-        "key-set reads (%d client threads, no credential): %,.0f/s, node CPU %.3f ms per read"
-            + " (after %d unmeasured reads)%n",
-        THREADS, counts[0] / seconds, node.millisPer(nodeBefore, sum(counts)), warm);
+        "%s (%d client threads, %s): %,.0f/s, node CPU %.3f ms per read (after %d unmeasured"
+            + " reads)%n",
+        what, THREADS, how, rate, node.millisPer(nodeBefore, counts[0] + counts[1]), warm);
     if (counts[1] > 0) {
       System.out.printf("(%d reads failed)%n", counts[1]);
     }
-    return counts[0] / seconds;
-  }
-
-  private static long sum(long[] counts) {
-    return counts[0] + counts[1];
-  }
-
-  /** Each client reads the tenant with its own token for {@code time}: {ok, failed}. */
-  private static long[] reads(int port, List<String> serviceTokens, Duration time)
-      throws Exception {
-    List<Request> readers = new ArrayList<>();
-    for (String token : serviceTokens) {
-      Http http = new Http(port, token);
-      readers.add(() -> http.get("/v1/tenants/bench").status());
-    }
-    return clients(readers, time);
+    return rate;
   }
 
   private static Http.Reply exchange(int port, String token) {

@@ -22,17 +22,24 @@ public final class TestDatabase {
   public static String url() {
     String configured =
         System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:5432/controlplane_it");
-    String database = configured.replaceAll("^.*/([^/?]+)(\\?.*)?$", "$1");
-    return configured.replaceAll("/[^/?]+(\\?.*)?$", "/" + Fork.qualify(database, "_") + "$1");
+    return withDatabase(configured, Fork.qualify(databaseOf(configured), "_"));
   }
 
   public static String url(String database) {
-    return url().replaceAll("/[^/?]+(\\?.*)?$", "/" + database);
+    return withDatabase(url(), database);
   }
 
   /** The test database's name, so that a run's other databases can be named after it. */
   public static String name() {
-    return url().replaceAll("^.*/([^/?]+)(\\?.*)?$", "$1");
+    return databaseOf(url());
+  }
+
+  private static String databaseOf(String jdbcUrl) {
+    return jdbcUrl.replaceAll("^.*/([^/?]+)(\\?.*)?$", "$1");
+  }
+
+  private static String withDatabase(String jdbcUrl, String database) {
+    return jdbcUrl.replaceAll("/[^/?]+(\\?.*)?$", "/" + database);
   }
 
   public static Connection connect() throws SQLException {
