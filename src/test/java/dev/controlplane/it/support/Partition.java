@@ -73,10 +73,15 @@ public final class Partition implements AutoCloseable {
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       p.waitFor();
       for (String line : out.split("\\R")) {
-        if (line.startsWith("-A INPUT") && line.contains(TAG)) {
-          List<String> rule =
-              new ArrayList<>(List.of(line.substring("-A INPUT ".length()).split(" ")));
-          rule.replaceAll(s -> s.replace("\"", ""));
+        if (!line.startsWith("-A INPUT ")) {
+          continue;
+        }
+        List<String> rule =
+            new ArrayList<>(List.of(line.substring("-A INPUT ".length()).split(" ")));
+        rule.replaceAll(s -> s.replace("\"", ""));
+        // The comment itself, not a substring of the line: the first JVM's tag begins the others'.
+        int comment = rule.indexOf("--comment");
+        if (comment >= 0 && comment + 1 < rule.size() && rule.get(comment + 1).equals(TAG)) {
           iptables("-D", rule);
         }
       }
