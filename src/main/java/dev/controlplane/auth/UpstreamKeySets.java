@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
 
 /**
  * Cached upstream key sets, one per configured issuer. A key set is reused for the cache TTL; an
@@ -22,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class UpstreamKeySets {
 
   static final int MAX_WAITERS = 32;
+
+  private static final Logger LOG = Logger.getLogger(UpstreamKeySets.class.getName());
 
   private final KeySource fetcher;
   private final Duration ttl;
@@ -104,6 +107,11 @@ public final class UpstreamKeySets {
       Instant now = clock.instant();
       entry.lastUsed = now;
       boolean fresh = entry.keys != null && entry.fetchedAt.plus(ttl).isAfter(now);
+      // Before joining a fetch in progress: anyone may force one with an invented kid, and the
+      // tokens of the keys already held must not wait on it, nor fail with it.
+      if (fresh && !forced) {
+        return CompletableFuture.completedFuture(entry.keys);
+      }
       if (entry.inflight != null) {
         if (entry.waiters >= MAX_WAITERS) {
           return refused("too many requests already wait for this issuer's keys");
@@ -111,7 +119,7 @@ public final class UpstreamKeySets {
         entry.waiters++;
         return entry.inflight;
       }
-      if ((fresh && !forced) || throttled(entry, now)) {
+      if (throttled(entry, now)) {
         return entry.keys != null
             ? CompletableFuture.completedFuture(entry.keys)
             : refused("the issuer's signing keys are unavailable; retry later");
@@ -122,29 +130,51 @@ public final class UpstreamKeySets {
       entry.lastAttempt = now;
       fetcher
           .fetchAsync(issuer)
-          .whenComplete((keys, failure) -> settle(entry, fetch, keys, failure));
+          .whenComplete((keys, failure) -> settle(entry, issuer, fetch, keys, failure));
       return fetch;
     }
   }
 
+  /**
+   * A failed fetch leaves the keys held before it, and its waiters get them, as every request until
+   * the next attempt does: a key server that is down does not stop the tokens of keys already known
+   * (Kubernetes' OIDC authenticator keeps its last key set the same way).
+   */
   private void settle(
-      Entry entry, CompletableFuture<IssuerKeys> fetch, JWKSet set, Throwable failure) {
+      Entry entry,
+      IssuerRecord issuer,
+      CompletableFuture<IssuerKeys> fetch,
+      JWKSet set,
+      Throwable failure) {
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
     IssuerKeys keys = failure == null ? new IssuerKeys(set) : null;
+    Instant heldSince = null;
     synchronized (entry) {
       if (failure == null) {
         entry.keys = keys;
         entry.fetchedAt = clock.instant();
+      } else {
+        keys = entry.keys;
+        heldSince = entry.fetchedAt;
       }
       entry.inflight = null;
       entry.waiters = 0;
     }
-    if (failure == null) {
+    if (heldSince != null) {
+      LOG.warning(
+          "the signing keys of issuer "
+              + issuer.issuer()
+              + " could not be refreshed ("
+              + cause.getMessage()
+              + "); still using the key set fetched at "
+              + heldSince);
+    }
+    if (keys != null) {
       fetch.complete(keys);
     } else {
-      Throwable cause =
-          failure instanceof CompletionException && failure.getCause() != null
-              ? failure.getCause()
-              : failure;
       fetch.completeExceptionally(
           new TokenRejected(
               "the issuer's signing keys could not be fetched: " + cause.getMessage()));

@@ -1,6 +1,7 @@
 package dev.controlplane.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jose.jwk.JWKSet;
 import java.time.Clock;
@@ -90,5 +91,60 @@ class UpstreamKeySetsTest {
     assertThat(waiting.remembered()).isEqualTo(2);
     slow.complete(new JWKSet());
     assertThat(pending.join()).isNotNull();
+  }
+
+  /** Fetches that the test completes itself, in the order they were asked for. */
+  private final List<CompletableFuture<JWKSet>> fetchesMade = new java.util.ArrayList<>();
+
+  private KeySource controlled() {
+    return issuer -> {
+      CompletableFuture<JWKSet> fetch = new CompletableFuture<>();
+      fetchesMade.add(fetch);
+      return fetch;
+    };
+  }
+
+  /**
+   * Anyone can force a refresh (a token with an invented kid costs no credential). While it runs,
+   * tokens of the keys already held are answered from them: none waits for the refresh, none is
+   * refused for want of a waiting place, and none fails when the refresh does.
+   */
+  @Test
+  void aForcedRefreshInFlightNeitherHoldsNorFailsTokensOfTheKeysHeld() {
+    UpstreamKeySets held = new UpstreamKeySets(controlled(), TTL, REFRESH, clock);
+    IssuerRecord idp = issuer("https://idp.example/jwks");
+    CompletableFuture<IssuerKeys> first = held.keys("acme", idp);
+    fetchesMade.get(0).complete(new JWKSet());
+    IssuerKeys known = first.join();
+
+    now = now.plus(REFRESH);
+    CompletableFuture<IssuerKeys> forced = held.refreshed("acme", idp);
+    assertThat(fetchesMade).hasSize(2);
+    for (int i = 0; i < 2 * UpstreamKeySets.MAX_WAITERS; i++) {
+      CompletableFuture<IssuerKeys> served = held.keys("acme", idp);
+      assertThat(served).as("request %d", i).isCompleted();
+      assertThat(served.join()).isSameAs(known);
+    }
+    fetchesMade.get(1).completeExceptionally(new java.io.IOException("key server down"));
+    assertThat(forced.join()).as("the forced refresh failed: the keys held").isSameAs(known);
+    assertThat(held.keys("acme", idp).join()).isSameAs(known);
+  }
+
+  @Test
+  void aKeySetPastItsTtlIsKeptWhileItsKeyServerIsDownAndAFirstFetchThatFailsRefuses() {
+    UpstreamKeySets held = new UpstreamKeySets(controlled(), TTL, REFRESH, clock);
+    IssuerRecord idp = issuer("https://idp.example/jwks");
+    CompletableFuture<IssuerKeys> never = held.keys("acme", issuer("https://idp.example/other"));
+    fetchesMade.get(0).completeExceptionally(new java.io.IOException("refused"));
+    assertThatThrownBy(never::join).hasCauseInstanceOf(TokenRejected.class);
+
+    CompletableFuture<IssuerKeys> first = held.keys("acme", idp);
+    fetchesMade.get(1).complete(new JWKSet());
+    IssuerKeys known = first.join();
+    now = now.plus(TTL).plusSeconds(1);
+    CompletableFuture<IssuerKeys> stale = held.keys("acme", idp);
+    assertThat(fetchesMade).hasSize(3);
+    fetchesMade.get(2).completeExceptionally(new java.io.IOException("key server down"));
+    assertThat(stale.join()).isSameAs(known);
   }
 }
