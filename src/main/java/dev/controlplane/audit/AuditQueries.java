@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.controlplane.db.Params;
 import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.Failures;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -72,7 +73,9 @@ public class AuditQueries {
       }
       return out;
     } catch (SQLException e) {
-      throw ControlPlaneException.unavailable("the database is unavailable; retry", e);
+      throw Failures.isDataException(e)
+          ? Failures.refusedValue()
+          : ControlPlaneException.unavailable("the database is unavailable; retry", e);
     }
   }
 

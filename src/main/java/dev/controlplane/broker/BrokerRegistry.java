@@ -10,6 +10,7 @@ import dev.controlplane.metadata.log.WriteMode;
 import dev.controlplane.metadata.model.Broker;
 import dev.controlplane.metadata.model.BrokerLabels;
 import dev.controlplane.metadata.model.ResourceKind;
+import dev.controlplane.metadata.model.Text;
 import dev.controlplane.tx.Tx;
 import dev.controlplane.write.WriteContext;
 import dev.controlplane.write.WritePipeline;
@@ -22,6 +23,7 @@ import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -156,6 +158,7 @@ public class BrokerRegistry {
 
   public Registered reportHealth(HealthReport report) {
     requireResolvedId(report.brokerId());
+    requireStorable(report);
     return pipeline.execute(
         write -> {
           Broker current =
@@ -177,6 +180,32 @@ public class BrokerRegistry {
                   : current;
           return new Registered(stored, write.version());
         });
+  }
+
+  /** The report's text is stored as sent, so it must be text the database can hold unchanged. */
+  private static void requireStorable(HealthReport report) {
+    List<ControlPlaneException.FieldError> errors = new ArrayList<>();
+    if (report.message() != null && !Text.isLines(report.message())) {
+      errors.add(
+          new ControlPlaneException.FieldError("status.message", "must be " + Text.LINES_RULE));
+    }
+    for (int i = 0; i < report.shards().size(); i++) {
+      HealthReport.ShardStatus shard = report.shards().get(i);
+      String at = "shard_status[" + i + "].";
+      requireLine(errors, at + "tenant_id", shard.tenant());
+      requireLine(errors, at + "namespace", shard.namespace());
+      requireLine(errors, at + "stream", shard.stream());
+    }
+    if (!errors.isEmpty()) {
+      throw ControlPlaneException.validation(errors);
+    }
+  }
+
+  private static void requireLine(
+      List<ControlPlaneException.FieldError> errors, String field, String value) {
+    if (!Text.isLine(value)) {
+      errors.add(new ControlPlaneException.FieldError(field, "must be " + Text.LINE_RULE));
+    }
   }
 
   /** Marks a broker down if it still is not heartbeating; false when it recovered meanwhile. */

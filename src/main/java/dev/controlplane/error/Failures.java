@@ -22,7 +22,33 @@ public final class Failures {
       return Optional.of(
           ControlPlaneException.unavailable("the database is unavailable; retry shortly", failure));
     }
+    if (isDataException(failure)) {
+      return Optional.of(refusedValue());
+    }
     return Optional.empty();
+  }
+
+  /**
+   * A value PostgreSQL refused as data (SQLSTATE class 22: a NUL in text, a number or a date beyond
+   * its range). Requests are checked before they reach it, so this is the backstop of a check that
+   * is missing: the client's value, not the server, and its text (the database's) stays in the log.
+   */
+  public static boolean isDataException(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql
+          && sql.getSQLState() != null
+          && sql.getSQLState().startsWith("22")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The answer to a {@link #isDataException data exception}. */
+  public static ControlPlaneException refusedValue() {
+    return new ControlPlaneException(
+        ErrorCode.VALIDATION_FAILED,
+        "a value of the request cannot be stored or compared: the database refused it");
   }
 
   private static boolean isDatabaseUnavailable(Throwable failure) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.controlplane.audit.AuditLog;
 import dev.controlplane.audit.AuditQueries;
 import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.model.Text;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
@@ -49,8 +50,8 @@ public final class AuditPages {
                 tenant,
                 instant("since", request.since),
                 instant("until", request.until),
-                blankIsNull(request.principal),
-                blankIsNull(request.operation),
+                line("principal", request.principal),
+                line("operation", request.operation),
                 position(request.pageToken),
                 n));
     ObjectNode reply = JsonBodies.JSON.createObjectNode();
@@ -66,12 +67,18 @@ public final class AuditPages {
     if (text == null || text.isEmpty()) {
       return null;
     }
+    OffsetDateTime parsed;
     try {
-      return OffsetDateTime.parse(text).toInstant();
+      parsed = OffsetDateTime.parse(text);
     } catch (DateTimeParseException e) {
+      parsed = null;
+    }
+    // RFC 3339 years have four digits; Java also reads years PostgreSQL cannot compare.
+    if (parsed == null || parsed.getYear() < 1 || parsed.getYear() > 9999) {
       throw ControlPlaneException.validation(
           field, "must be an RFC 3339 date-time with an offset, e.g. 2026-11-24T06:00:00Z");
     }
+    return parsed.toInstant();
   }
 
   private static long position(String pageToken) {
@@ -86,7 +93,14 @@ public final class AuditPages {
     }
   }
 
-  private static String blankIsNull(String text) {
-    return text == null || text.isEmpty() ? null : text;
+  /** A filter's text; empty means no filter. */
+  private static String line(String field, String text) {
+    if (text == null || text.isEmpty()) {
+      return null;
+    }
+    if (!Text.isLine(text)) {
+      throw ControlPlaneException.validation(field, "must be " + Text.LINE_RULE);
+    }
+    return text;
   }
 }

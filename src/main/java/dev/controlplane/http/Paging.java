@@ -1,6 +1,7 @@
 package dev.controlplane.http;
 
 import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.metadata.model.Text;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -39,11 +40,18 @@ final class Paging {
     if (pageToken == null || pageToken.isEmpty()) {
       return "";
     }
+    String after;
     try {
-      return new String(Base64.getUrlDecoder().decode(pageToken), StandardCharsets.UTF_8);
+      after = new String(Base64.getUrlDecoder().decode(pageToken), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
+      after = null;
+    }
+    // Every key a page ends on is a line of text; anything else was made up, and a NUL would only
+    // be refused by the database.
+    if (!Text.isLine(after)) {
       throw ControlPlaneException.validation("page_token", "is not a token this API returned");
     }
+    return after;
   }
 
   /** The token for the page after {@code page}, or null when it was the last one. */

@@ -4,6 +4,7 @@ import dev.controlplane.broker.BrokerHealthQueries;
 import dev.controlplane.broker.BrokerHealthQueries.StreamMetrics;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.model.Stream;
+import dev.controlplane.metadata.model.Text;
 import dev.controlplane.metadata.store.ResourceStore;
 import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,6 +36,9 @@ public class StreamQueries {
   public Page listStreams(
       String tenant, String namespace, String filter, int pageSize, String pageToken) {
     String safeFilter = filter == null ? "" : filter;
+    if (!Text.isLine(safeFilter)) {
+      throw ControlPlaneException.validation("filter", "must be " + Text.LINE_RULE);
+    }
     int size = pageSize <= 0 ? DEFAULT_PAGE : Math.min(pageSize, MAX_PAGE);
     String after = decode(pageToken, safeFilter);
     List<Stream> page =
@@ -70,7 +74,10 @@ public class StreamQueries {
       throw ControlPlaneException.validation("page_token", "is not a token this API returned");
     }
     int cut = raw.indexOf('\n');
-    if (cut < 0 || !raw.substring(cut + 1).equals(filter)) {
+    if (cut < 0 || !Text.isLine(raw.substring(0, cut))) {
+      throw ControlPlaneException.validation("page_token", "is not a token this API returned");
+    }
+    if (!raw.substring(cut + 1).equals(filter)) {
       throw ControlPlaneException.validation(
           "page_token", "does not belong to this filter; start again without it");
     }

@@ -1,6 +1,7 @@
 package dev.controlplane.rbac;
 
 import dev.controlplane.metadata.model.Names;
+import dev.controlplane.metadata.model.Text;
 import java.util.regex.Pattern;
 
 /**
@@ -67,14 +68,8 @@ public final class Subjects {
     return GROUP + prefix + name;
   }
 
-  /**
-   * Text of 1 to {@code max} characters with no control character (Unicode Cc: U+0000 to U+001F,
-   * U+007F to U+009F), which would garble logs and policy listings.
-   */
+  /** Text of 1 to {@code max} characters, one line ({@link Text#isLine}). */
   static boolean isText(String text, int max) {
-    return text != null
-        && !text.isEmpty()
-        && text.length() <= max
-        && text.codePoints().noneMatch(Character::isISOControl);
+    return text != null && !text.isEmpty() && text.length() <= max && Text.isLine(text);
   }
 }

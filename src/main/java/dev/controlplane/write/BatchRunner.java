@@ -4,6 +4,7 @@ import dev.controlplane.audit.AuditLines;
 import dev.controlplane.cache.TenantChanges;
 import dev.controlplane.cluster.WriteGuard;
 import dev.controlplane.error.ControlPlaneException;
+import dev.controlplane.error.Failures;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.WriteMode;
 import java.sql.SQLException;
@@ -325,11 +326,17 @@ final class BatchRunner {
       return;
     }
     if (dataError) {
-      // The in-memory checks accepted it, so a row differs from the image: changed by hand?
+      // The in-memory checks accepted it: a check is missing (class 22, the value), or a row
+      // differs from the image (class 23, changed by hand?). The database's text names tables and
+      // parameters, so it goes to the log only.
       LOG.warning("the database refused a write the checks accepted: " + e.getMessage());
       fail(
           batch,
-          ControlPlaneException.conflict("the database refused the change: " + e.getMessage()));
+          state.startsWith("22")
+              ? Failures.refusedValue()
+              : ControlPlaneException.conflict(
+                  "the database refused the change: a row it touches is not as this node holds"
+                      + " it (changed outside the service?)"));
       return;
     }
     LOG.warning("a write batch failed in the database; retry: " + e.getMessage());

@@ -1,5 +1,6 @@
 package dev.controlplane.it;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -434,6 +435,21 @@ class AdminServiceIT {
                                 .setPageToken("bad-token!")
                                 .build())))
         .isEqualTo(Status.Code.INVALID_ARGUMENT);
+    // A NUL reached the database, which refused it: INTERNAL, where the client made the mistake.
+    String nulThenFilter = java.util.Base64.getUrlEncoder().encodeToString("\0\na".getBytes(UTF_8));
+    for (var request :
+        List.of(
+            ListStreamsRequest.newBuilder().setFilter("\0"),
+            ListStreamsRequest.newBuilder().setFilter("a").setPageToken(nulThenFilter))) {
+      assertThat(
+              codeOf(
+                  () ->
+                      admin()
+                          .listStreams(
+                              request.setTenantId("admin").setNamespace("paging").build())))
+          .as(request.toString())
+          .isEqualTo(Status.Code.INVALID_ARGUMENT);
+    }
   }
 
   @Test

@@ -542,9 +542,22 @@ class AuditLogIT {
     assertThat(operator.get("/v1/audit?tenant=Not%20A%20Name").status()).isEqualTo(400);
   }
 
+  /**
+   * Malformed, and also well formed but beyond what the database can compare (a year past 9999, a
+   * NUL): the client's mistake, never "the database is unavailable".
+   */
   @Test
-  void aMalformedTimeFilterIsAValidationProblem() {
-    for (String query : List.of("since=yesterday", "until=2026-13-01T00:00:00Z", "page_token=!!")) {
+  void aMalformedFilterIsAValidationProblem() {
+    for (String query :
+        List.of(
+            "since=yesterday",
+            "until=2026-13-01T00:00:00Z",
+            "page_token=!!",
+            "since=%2B300000-01-01T00:00:00Z",
+            "until=-5000-01-01T00:00:00Z",
+            "principal=%00",
+            "operation=a%00",
+            "page_token=AA")) {
       Http.Reply reply = audit(alice, query);
       assertThat(reply.status()).as(query).isEqualTo(400);
       assertThat(reply.contentType()).startsWith("application/problem+json");

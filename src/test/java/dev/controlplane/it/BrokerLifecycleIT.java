@@ -126,6 +126,58 @@ class BrokerLifecycleIT {
     assertThat(http.path("spec").path("labels").has("region")).isFalse();
   }
 
+  /**
+   * A NUL (which PostgreSQL cannot store) or another control character in what a broker sends is
+   * its mistake, named, before anything is written: not a FAILED_PRECONDITION carrying the
+   * database's text. (An unpaired surrogate cannot be sent: protobuf encodes it as '?'.)
+   */
+  @Test
+  void textTheDatabaseCannotHoldIsInvalidArgumentNamingTheField() throws Exception {
+    try (Grpc grpc = Grpc.shared()) {
+      assertInvalid(
+          () ->
+              grpc.brokers()
+                  .registerBroker(
+                      registration("text-1").toBuilder().putMetadata("region", "eu\0").build()),
+          "metadata[region]");
+      assertInvalid(
+          () ->
+              grpc.brokers()
+                  .registerBroker(
+                      registration("text-1").toBuilder().putMetadata("rack", "bell\u0007").build()),
+          "rack");
+      ReportHealthRequest valid = heartbeat("text-1");
+      assertInvalid(
+          () ->
+              grpc.brokers()
+                  .reportHealth(
+                      valid.toBuilder()
+                          .setStatus(valid.getStatus().toBuilder().setMessage("disk\0full"))
+                          .build()),
+          "status.message");
+      assertInvalid(
+          () ->
+              grpc.brokers()
+                  .reportHealth(
+                      valid.toBuilder()
+                          .setShardStatus(0, valid.getShardStatus(0).toBuilder().setTenantId("\0"))
+                          .build()),
+          "shard_status[0].tenant_id");
+    }
+    assertThat(Http.shared().get("/v1/brokers/text-1").status()).isEqualTo(404);
+  }
+
+  private static void assertInvalid(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field) {
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+              assertThat(e.getStatus().getDescription()).contains(field).doesNotContain("UTF8");
+            });
+  }
+
   @Test
   void theLiteralAutoIdAndLabelsOutOfBoundsAreRefusedNamingTheRule() throws Exception {
     long before = TestDatabase.headVersion();

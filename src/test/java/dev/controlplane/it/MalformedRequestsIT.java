@@ -119,6 +119,39 @@ class MalformedRequestsIT {
     assertThat(TestDatabase.headVersion()).as("nothing was written").isEqualTo(head);
   }
 
+  /**
+   * Free text PostgreSQL cannot store (a NUL) or that has no UTF-8 form (an unpaired surrogate), in
+   * JSON and in YAML: refused naming the field, a dry run included, before anything reaches the
+   * database.
+   */
+  @Test
+  void textTheDatabaseCannotHoldIsRefusedNamingItsField() {
+    Http http = Http.shared();
+    for (String escaped : List.of("a\\u0000b", "\\ud800", "bell \\u0007")) {
+      for (String dryRun : List.of("", "?dryRun=All")) {
+        Http.Reply json =
+            http.put("/v1/tenants/text-nul" + dryRun, Http.tenant("text-nul", escaped));
+        assertThat(json.status()).as(escaped + dryRun + ": " + json.body()).isEqualTo(400);
+        assertThat(json.json().path("code").asText()).isEqualTo("validation_failed");
+        assertThat(json.body()).contains("spec.description").doesNotContain("UTF8");
+      }
+      String yaml =
+          "apiVersion: controlplane/v1\nkind: Tenant\nmetadata:\n  name: text-nul\n"
+              + "spec:\n  description: \""
+              + escaped
+              + "\"\n";
+      Http.Reply reply = http.put("/v1/tenants/text-nul", yaml, "application/yaml");
+      assertThat(reply.status()).as(escaped + " in YAML: " + reply.body()).isEqualTo(400);
+      assertThat(reply.body()).contains("spec.description");
+    }
+    assertThat(http.get("/v1/tenants/text-nul").status()).as("nothing stored").isEqualTo(404);
+    Http.Reply multiLine =
+        http.put("/v1/tenants/text-nul", Http.tenant("text-nul", "two\\nlines\\tand a tab"));
+    assertThat(multiLine.status()).as(multiLine.body()).isEqualTo(201);
+    assertThat(http.get("/v1/tenants/text-nul").json().path("spec").path("description").asText())
+        .isEqualTo("two\nlines\tand a tab");
+  }
+
   /** "path contentType body" lines; "-" for no content type or no body. */
   private static List<String> requests(String template, String method, JsonNode operation) {
     List<String> out = new ArrayList<>();
@@ -139,6 +172,9 @@ class MalformedRequestsIT {
               "limit=-1",
               "page_token=%25%25%25",
               "page_token=%zz",
+              // Well-formed base64 of a NUL, and of "a" and a NUL: nothing a page ends on.
+              "page_token=AA",
+              "page_token=YQA",
               "limit=%")) {
         out.add(valid + "?" + query + " - -");
       }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Message;
 import dev.controlplane.metadata.model.Resource;
 import dev.controlplane.metadata.model.ResourceKind;
+import dev.controlplane.metadata.model.Text;
 import dev.controlplane.proto.v1.MetadataUpdate;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -99,6 +100,10 @@ public abstract class Kind<R extends Resource> {
     String value = r.string(parent, field, path, false);
     if (value != null && value.length() > MAX_TEXT) {
       r.error(path, "must be at most " + MAX_TEXT + " characters");
+      return null;
+    }
+    if (value != null && !Text.isLines(value)) {
+      r.error(path, "must be " + Text.LINES_RULE);
       return null;
     }
     return value;

@@ -39,8 +39,8 @@ public final class BrokerLabels {
             error.accept(key, "label key must be " + KEY_RULE);
           } else if (value == null || value.length() > MAX_VALUE_LENGTH) {
             error.accept(key, "label value must be at most " + MAX_VALUE_LENGTH + " characters");
-          } else if (value.chars().anyMatch(Character::isISOControl)) {
-            error.accept(key, "label value must not contain control characters");
+          } else if (!Text.isLine(value)) {
+            error.accept(key, "label value must be " + Text.LINE_RULE);
           }
         });
   }
