@@ -249,6 +249,18 @@ public class BrokerRegistry {
         mode);
   }
 
+  /** The database's clock, which stamps heartbeats and judges silences. */
+  @Tx
+  public Instant databaseNow() {
+    long micros =
+        ((Number)
+                em.createNativeQuery(
+                        "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint")
+                    .getSingleResult())
+            .longValue();
+    return Instant.EPOCH.plus(micros, java.time.temporal.ChronoUnit.MICROS);
+  }
+
   /** Brokers not marked down whose last heartbeat (or the grace start, if later) is too old. */
   @Tx
   @SuppressWarnings("unchecked")

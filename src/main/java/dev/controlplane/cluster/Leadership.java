@@ -75,9 +75,6 @@ public interface Leadership {
   /** This node's role, for health and metrics. */
   Role role();
 
-  /** When this node became leader (for grace periods of leader duties), if it is leader. */
-  Optional<java.time.Instant> leaderSince();
-
   enum Role {
     LEADER,
     FOLLOWER,

@@ -4,7 +4,6 @@ import dev.controlplane.config.ControlPlaneConfig;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.logging.Logger;
@@ -106,11 +105,6 @@ public class NodeLeadership implements Leadership {
   @Override
   public Role role() {
     return delegate.role();
-  }
-
-  @Override
-  public Optional<Instant> leaderSince() {
-    return delegate.leaderSince();
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.controlplane.cluster;
 
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -74,7 +73,6 @@ public final class RaftLeadership implements Leadership {
 
   private long lastTickNanos;
   private volatile long claimedRaftTerm;
-  private volatile Instant since;
   private volatile String leader;
   private volatile LeaderRecord recorded = LeaderRecord.NONE;
   private volatile boolean running;
@@ -296,7 +294,6 @@ public final class RaftLeadership implements Leadership {
         RAFT protocol = raft.raft();
         current = protocol.isLeader() && protocol.currentTerm() == raftTerm;
         if (current) {
-          since = Instant.now();
           claimedRaftTerm = raftTerm;
           leaseStartNanos = sent;
           term = claim.term();
@@ -403,7 +400,6 @@ public final class RaftLeadership implements Leadership {
         LOG.info("node " + nodeId + " no longer leads (term " + term + "): " + reason);
         givenUp.set(term);
         term = 0;
-        since = null;
       }
     }
   }
@@ -480,10 +476,5 @@ public final class RaftLeadership implements Leadership {
     }
     String current = leader;
     return current != null && !current.equals(nodeId) ? Role.FOLLOWER : Role.CANDIDATE;
-  }
-
-  @Override
-  public Optional<Instant> leaderSince() {
-    return leadsNow() ? Optional.ofNullable(since) : Optional.empty();
   }
 }

@@ -1,6 +1,5 @@
 package dev.controlplane.cluster;
 
-import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -15,7 +14,6 @@ public final class SingleNodeLeadership implements Leadership {
   private final String httpUrl;
   private final String grpcAddress;
   private volatile long term;
-  private volatile Instant since;
 
   public SingleNodeLeadership(String nodeId, String httpUrl, String grpcAddress) {
     this.nodeId = nodeId;
@@ -38,7 +36,6 @@ public final class SingleNodeLeadership implements Leadership {
       throw new IllegalStateException("cluster_state has no row: the schema is not migrated");
     }
     long claimed = claim.term();
-    this.since = Instant.now();
     this.term = claimed;
   }
 
@@ -66,10 +63,5 @@ public final class SingleNodeLeadership implements Leadership {
   @Override
   public Role role() {
     return term > 0 ? Role.LEADER : Role.CANDIDATE;
-  }
-
-  @Override
-  public Optional<Instant> leaderSince() {
-    return Optional.ofNullable(since);
   }
 }

@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -319,11 +318,6 @@ class LeaderPipelineIT {
     @Override
     public Role role() {
       return Role.LEADER;
-    }
-
-    @Override
-    public Optional<Instant> leaderSince() {
-      return Optional.of(Instant.now());
     }
   }
 

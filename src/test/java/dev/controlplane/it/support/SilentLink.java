@@ -15,7 +15,8 @@ import java.util.concurrent.CountDownLatch;
  * A TCP relay on loopback that can fall silent: after {@link #silence()} it forwards nothing in
  * either direction and closes nothing, as a peer whose host died or whose network path was cut
  * looks to the other side. Each side's connection stays open; only a timeout of the server's own
- * can find out.
+ * can find out. It can also be {@link #cut()}: every connection is closed and new ones are closed
+ * as they come, as a server that went down refuses them, until {@link #restore()}.
  */
 public final class SilentLink implements AutoCloseable {
 
@@ -25,6 +26,7 @@ public final class SilentLink implements AutoCloseable {
   private final CountDownLatch silenced = new CountDownLatch(1);
   private final Thread acceptor;
   private final List<Thread> pumps = new CopyOnWriteArrayList<>();
+  private volatile boolean cut;
 
   public SilentLink(int targetPort) throws IOException {
     this.target = targetPort;
@@ -43,10 +45,28 @@ public final class SilentLink implements AutoCloseable {
     silenced.countDown();
   }
 
+  /** Closes every connection now, and each new one as it comes, until {@link #restore()}. */
+  public void cut() throws IOException {
+    cut = true;
+    for (Socket s : sockets) {
+      s.close();
+    }
+    sockets.clear();
+  }
+
+  /** Relays new connections again. */
+  public void restore() {
+    cut = false;
+  }
+
   private void accept() {
     while (!listener.isClosed()) {
       try {
         Socket client = listener.accept();
+        if (cut) {
+          client.close();
+          continue;
+        }
         Socket server = new Socket();
         server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), target), 5_000);
         sockets.add(client);
