@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
 
 /**
  * Runs one batch on the pipeline thread: validates each operation in order against the state the
@@ -340,21 +342,28 @@ final class BatchRunner {
       return;
     }
     LOG.warning("a write batch failed in the database; retry: " + e.getMessage());
+    boolean lost = connectionLost(e, connection.isBroken());
     connection.close();
     committed = null;
-    fail(
-        batch,
-        connectionLost(state)
-            ? outcomeUnknown(e)
-            : state.equals(CANCELED) ? canceled(e) : unavailable(e));
+    fail(batch, lost ? outcomeUnknown(e) : state.equals(CANCELED) ? canceled(e) : unavailable(e));
   }
 
   /**
    * Whether the connection broke rather than the database refusing: the statements and the {@code
-   * COMMIT} travel in one round trip, so the commit may have happened before the answer was lost.
+   * COMMIT} travel in one round trip, so the commit may have happened before the answer was lost. A
+   * lost or refused connection says so by its SQLSTATE; a server process that ended itself (FATAL,
+   * or PANIC such as a WAL flush that failed) may send its own SQLSTATE first, which only its
+   * severity, or the driver closing the connection, tells apart from a refusal.
    */
-  static boolean connectionLost(String sqlState) {
-    return sqlState.startsWith("08") || sqlState.startsWith("57P");
+  static boolean connectionLost(SQLException e, boolean connectionClosed) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    if (connectionClosed || state.startsWith("08") || state.startsWith("57P")) {
+      return true;
+    }
+    ServerErrorMessage server =
+        e instanceof PSQLException psql ? psql.getServerErrorMessage() : null;
+    String severity = server == null ? null : server.getSeverity();
+    return "FATAL".equals(severity) || "PANIC".equals(severity);
   }
 
   private static ControlPlaneException outcomeUnknown(Exception e) {

@@ -80,6 +80,16 @@ final class PipelineConnection {
     }
   }
 
+  /** Whether the driver has given the connection up (the server ended it, or the socket broke). */
+  boolean isBroken() {
+    Connection c = connection;
+    try {
+      return c != null && c.isClosed();
+    } catch (SQLException e) {
+      return true;
+    }
+  }
+
   void close() {
     Connection c = connection;
     connection = null;

@@ -264,34 +264,47 @@ public class WritePipeline {
   }
 
   private void loop() {
-    while (running) {
-      List<Pending<?>> drained = new ArrayList<>();
-      try {
-        Pending<?> first = queue.poll(PREPARE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          prepareForTerm();
+    try {
+      while (running) {
+        List<Pending<?>> drained = new ArrayList<>();
+        try {
+          Pending<?> first = queue.poll(PREPARE_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+          if (first == null) {
+            prepareForTerm();
+            continue;
+          }
+          drained.add(first);
+        } catch (InterruptedException e) {
+          break;
+        }
+        queue.drainTo(drained, MAX_BATCH - 1);
+        List<Pending<?>> batch = Pending.taken(drained);
+        if (batch.isEmpty()) {
           continue;
         }
-        drained.add(first);
-      } catch (InterruptedException e) {
-        break;
+        metrics.started(batch, System.nanoTime());
+        try {
+          runBatch(batch);
+        } catch (RuntimeException | Error e) {
+          // Even an Error (a stack overflow, a class that failed to load, memory) must not end the
+          // one thread every write of the node waits for. The batch may have stopped anywhere, its
+          // transaction open on the cluster_state row (which the lease's renewal needs) or its
+          // commit sent: drop the connection and the state, and the callers hear "unknown".
+          LOG.log(Level.SEVERE, "write pipeline batch failed", e);
+          connection.close();
+          runner.forget();
+          runner.fail(
+              batch,
+              ControlPlaneException.unavailable(
+                  "the write failed unexpectedly and may or may not be stored; read it before"
+                      + " retrying",
+                  e));
+        }
       }
-      queue.drainTo(drained, MAX_BATCH - 1);
-      List<Pending<?>> batch = Pending.taken(drained);
-      if (batch.isEmpty()) {
-        continue;
-      }
-      metrics.started(batch, System.nanoTime());
-      try {
-        runBatch(batch);
-      } catch (RuntimeException e) {
-        LOG.log(Level.SEVERE, "write pipeline batch failed", e);
-        runner.fail(batch, e);
-        runner.forget();
-      }
+    } finally {
+      failQueued();
+      connection.close();
     }
-    failQueued();
-    connection.close();
   }
 
   /** While no write waits: a node that has just won a term loads its write state at once. */

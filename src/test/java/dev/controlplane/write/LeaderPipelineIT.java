@@ -92,6 +92,39 @@ class LeaderPipelineIT {
     assertThat(tenantNames()).containsExactlyInAnyOrder("stuck", "first", "second", "after");
   }
 
+  /**
+   * An Error inside a batch (here after the batch locked cluster_state to read) is answered as a
+   * write of unknown outcome, the transaction and its lock are dropped, and the pipeline goes on:
+   * it does not die with every later write waiting on it and the lock held.
+   */
+  @Test
+  void anErrorInABatchFailsOnlyThatBatchAndReleasesTheLock() throws Exception {
+    WritePipeline pipeline = pipeline();
+    pipeline.start(new LatestImage());
+    try {
+      CompletableFuture<Object> broken =
+          pipeline.commitAsync(
+              write -> {
+                write.query(c -> 1);
+                throw new StackOverflowError("an operation that recursed too deep");
+              });
+      assertThatThrownBy(() -> broken.get(30, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(ControlPlaneException.class)
+          .cause()
+          .hasMessageContaining("may or may not be stored");
+      try (Connection c = connect();
+          Statement st = c.createStatement()) {
+        c.setAutoCommit(false);
+        st.execute("SELECT * FROM cluster_state WHERE id = 1 FOR UPDATE NOWAIT");
+        c.rollback();
+      }
+      pipeline.commitAsync(tenant("after")).get(30, TimeUnit.SECONDS);
+    } finally {
+      pipeline.stop();
+    }
+    assertThat(tenantNames()).containsExactly("after");
+  }
+
   @Test
   void aLeadingNodeLoadsItsWriteStateBeforeAnyWriteArrives() throws Exception {
     WritePipeline pipeline = pipeline();
