@@ -48,6 +48,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   private static final int MAX_REDIRECTS = 3;
   private static final int THREADS = 8;
   private static final int QUEUED = 64;
+  private static final int LOOKUPS = 32;
   private static final int MIN_RSA_BITS = 2048;
   private static final int MAX_RSA_BITS = 8192;
   private static final Set<BigInteger> RSA_EXPONENTS =
@@ -61,9 +62,45 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   private final ThreadPoolExecutor pool;
   private final AtomicLong fetches = new AtomicLong();
 
+  /** Looks a host name up; the system's resolver, whose own timeouts may be 10 s or more. */
+  interface Resolver {
+    InetAddress[] resolve(String host) throws java.net.UnknownHostException;
+  }
+
+  private final Resolver resolver;
+
+  /**
+   * Name lookups run here, apart from the fetch threads, and are waited for only until the request
+   * timeout: a name server that never answers (a tenant may name any host) holds a lookup thread
+   * until the system's resolver gives up, never a fetch thread. A lookup never queues: at most
+   * {@value #LOOKUPS} run at once, one per host name (fetches that need the same name share it),
+   * and beyond them a lookup is refused at once.
+   */
+  private final ThreadPoolExecutor resolvers;
+
+  private final java.util.Map<String, CompletableFuture<InetAddress[]>> lookups =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   public KeyFetcher(boolean allowHttp, AddressPolicy addresses) {
+    this(allowHttp, addresses, InetAddress::getAllByName);
+  }
+
+  KeyFetcher(boolean allowHttp, AddressPolicy addresses, Resolver resolver) {
     this.allowHttp = allowHttp;
     this.addresses = addresses;
+    this.resolver = resolver;
+    this.resolvers =
+        new ThreadPoolExecutor(
+            0,
+            LOOKUPS,
+            30,
+            TimeUnit.SECONDS,
+            new java.util.concurrent.SynchronousQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "issuer-host-lookup");
+              t.setDaemon(true);
+              return t;
+            });
     this.client =
         HttpClient.newBuilder()
             .connectTimeout(REQUEST_TIMEOUT)
@@ -123,6 +160,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   @Override
   public void close() {
     pool.shutdownNow();
+    resolvers.shutdownNow();
   }
 
   /**
@@ -157,7 +195,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   }
 
   private String get(String url, Instant deadline) {
-    URI uri = checked(url);
+    URI uri = checked(url, deadline);
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
       HttpResponse<byte[]> response = send(uri, deadline);
       int status = response.statusCode();
@@ -167,7 +205,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
         if (!uri.getHost().equalsIgnoreCase(String.valueOf(next.getHost()))) {
           throw new KeyFetchFailed("the issuer redirected to another host");
         }
-        uri = checked(next.toString());
+        uri = checked(next.toString(), deadline);
         continue;
       }
       if (status != 200) {
@@ -223,7 +261,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   }
 
   /** Scheme and address rules, checked before every request, redirects included. */
-  URI checked(String url) {
+  URI checked(String url, Instant deadline) {
     URI uri;
     try {
       uri = new URI(url);
@@ -237,23 +275,63 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
     if (uri.getHost() == null || uri.getUserInfo() != null) {
       throw new KeyFetchFailed("key URLs need a host and no user info");
     }
-    try {
-      for (InetAddress address : InetAddress.getAllByName(uri.getHost())) {
-        Optional<String> refusal = addresses.refusal(address);
-        if (refusal.isPresent()) {
-          throw new KeyFetchFailed(
-              "key URL host "
-                  + uri.getHost()
-                  + " is "
-                  + address.getHostAddress()
-                  + ", "
-                  + refusal.get());
-        }
+    for (InetAddress address : resolve(uri.getHost(), deadline)) {
+      Optional<String> refusal = addresses.refusal(address);
+      if (refusal.isPresent()) {
+        throw new KeyFetchFailed(
+            "key URL host "
+                + uri.getHost()
+                + " is "
+                + address.getHostAddress()
+                + ", "
+                + refusal.get());
       }
-    } catch (java.net.UnknownHostException e) {
-      throw new KeyFetchFailed("the issuer's host does not resolve");
     }
     return uri;
+  }
+
+  private InetAddress[] resolve(String host, Instant deadline) {
+    Duration left = Duration.between(Instant.now(), deadline);
+    Duration wait = left.compareTo(REQUEST_TIMEOUT) < 0 ? left : REQUEST_TIMEOUT;
+    CompletableFuture<InetAddress[]> lookup = new CompletableFuture<>();
+    CompletableFuture<InetAddress[]> running = lookups.putIfAbsent(host, lookup);
+    if (running == null) {
+      startLookup(host, lookup);
+    } else {
+      lookup = running;
+    }
+    try {
+      return lookup.get(Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new KeyFetchFailed("the issuer's host name did not resolve in time");
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof KeyFetchFailed refused
+          ? refused
+          : new KeyFetchFailed("the issuer's host does not resolve");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KeyFetchFailed("interrupted while looking the issuer's host up");
+    }
+  }
+
+  private void startLookup(String host, CompletableFuture<InetAddress[]> lookup) {
+    try {
+      resolvers.execute(
+          () -> {
+            try {
+              lookup.complete(resolver.resolve(host));
+            } catch (java.net.UnknownHostException | RuntimeException e) {
+              lookup.completeExceptionally(e);
+            } finally {
+              // The next fetch asks again (the JDK caches answers for 30 s).
+              lookups.remove(host, lookup);
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      lookups.remove(host, lookup);
+      lookup.completeExceptionally(
+          new KeyFetchFailed("too many issuer host names are being looked up"));
+    }
   }
 
   private static JsonNode json(String body, String what) {
