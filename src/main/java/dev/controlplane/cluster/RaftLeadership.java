@@ -173,6 +173,13 @@ public final class RaftLeadership implements Leadership {
     stepDown("the node is stopping");
     if (monitor != null) {
       monitor.interrupt();
+      try {
+        // A claim under way gives its term back itself once it sees running false (claim());
+        // wait a little for that before the process may end.
+        monitor.join(2_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     releaseGivenUpLease();
     raft.channel().close();
@@ -292,7 +299,9 @@ public final class RaftLeadership implements Leadership {
       boolean current;
       synchronized (lock) {
         RAFT protocol = raft.raft();
-        current = protocol.isLeader() && protocol.currentTerm() == raftTerm;
+        // Not once stop() began: a claim that was in flight as the node stopped would otherwise
+        // take a lease nobody releases, and the successor would wait for it to run out.
+        current = running && protocol.isLeader() && protocol.currentTerm() == raftTerm;
         if (current) {
           claimedRaftTerm = raftTerm;
           leaseStartNanos = sent;
