@@ -145,7 +145,12 @@ final class LogTailer {
   }
 
   private void reloadPastTrimmed(long behind, LogBounds bounds) {
-    MetadataImage reloaded = hub.reload();
+    Optional<MetadataImage> done = hub.reload();
+    if (done.isEmpty()) {
+      LOG.fine("a newer image took the place of version " + behind + " while the tables loaded");
+      return;
+    }
+    MetadataImage reloaded = done.get();
     // An operator should know: this node paused or lost the database longer than the retention
     // keeps history (or a new history began), and its watchers resuming inside the part it no
     // longer has must take a new snapshot.
@@ -169,9 +174,17 @@ final class LogTailer {
    * The leader starts a new history before its next write ({@code write.NewHistory}).
    */
   private void rolledBack(long held, LogBounds bounds) {
-    MetadataImage reloaded = hub.reload();
+    // Counted once the tables were read: a reload that fails is tried again, and counts then.
+    Optional<MetadataImage> done = hub.reload();
     metrics.databaseBehind();
     tenants.changedAll();
+    if (done.isEmpty()) {
+      // This node's pipeline started the new history meanwhile: its watchers were ended then, and
+      // ending those past the tables' old head now would cut off the new history's.
+      LOG.fine("a newer image took the place of version " + held + " while the tables loaded");
+      return;
+    }
+    MetadataImage reloaded = done.get();
     LOG.severe(
         "the database is at metadata version "
             + bounds.head()

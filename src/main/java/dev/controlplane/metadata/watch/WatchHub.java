@@ -361,21 +361,37 @@ public class WatchHub implements CommitSignal, CommitListener {
                     new ControlPlaneException(ErrorCode.OUT_OF_RANGE, why.apply(w.position()))));
   }
 
-  /** The image from the tables in place of the one held; returns it. */
-  MetadataImage reload() {
+  /**
+   * The image from the tables in place of the one held; returns it. Empty when another image took
+   * the held one's place while the tables were read (loading 100,000 streams takes seconds): this
+   * node's pipeline started a new history, or committed on it, and its image is newer than what was
+   * read.
+   */
+  Optional<MetadataImage> reload() {
+    MetadataImage held = image;
     MetadataImage reloaded = loadImage();
-    replace(reloaded);
-    return reloaded;
+    synchronized (advance) {
+      if (image != held) {
+        return Optional.empty();
+      }
+      replaceHeld(reloaded);
+    }
+    metrics.imageReloaded();
+    return Optional.of(reloaded);
   }
 
   /** {@code with} in place of the image held, without the window and pages of the one before. */
   private void replace(MetadataImage with) {
     synchronized (advance) {
-      window.clear();
-      logPages.clear();
-      hold(with);
+      replaceHeld(with);
     }
     metrics.imageReloaded();
+  }
+
+  private void replaceHeld(MetadataImage with) {
+    window.clear();
+    logPages.clear();
+    hold(with);
   }
 
   /** Holds {@code next} as the image; the highest version seen only ever grows. */
