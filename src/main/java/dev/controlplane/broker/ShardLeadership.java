@@ -40,17 +40,17 @@ public class ShardLeadership {
             .findFirst()
             .orElseThrow(
                 () -> ControlPlaneException.notFound("stream " + ref + " has no shard " + shardId));
-    if (!shard.replicas().contains(target)) {
-      throw new ControlPlaneException(
-          ErrorCode.FAILED_PRECONDITION,
-          "broker " + target + " holds no replica of shard " + shardId + " of " + ref);
-    }
     Broker broker =
         write
             .image()
             .broker(target)
             .orElseThrow(
                 () -> ControlPlaneException.notFound("broker " + target + " does not exist"));
+    if (!shard.replicas().contains(target)) {
+      throw new ControlPlaneException(
+          ErrorCode.FAILED_PRECONDITION,
+          "broker " + target + " holds no replica of shard " + shardId + " of " + ref);
+    }
     if (broker.status() != Broker.Status.ACTIVE) {
       throw new ControlPlaneException(
           ErrorCode.FAILED_PRECONDITION,

@@ -258,8 +258,19 @@ public class ControlPlaneConfig {
     return operatorToken.filter(s -> !s.isBlank());
   }
 
+  /**
+   * Between 100 ms and 1 h: brokers are sent it in milliseconds as a 32-bit integer, and failure
+   * detection checks every fifth of it, at least every 50 ms, so a shorter one could not be kept.
+   */
   public Duration heartbeatInterval() {
-    return duration("service.controlplane.heartbeat.interval", heartbeatInterval);
+    Duration d = duration("service.controlplane.heartbeat.interval", heartbeatInterval);
+    if (d.compareTo(Duration.ofMillis(100)) < 0 || d.compareTo(Duration.ofHours(1)) > 0) {
+      throw Settings.invalid(
+          "service.controlplane.heartbeat.interval",
+          heartbeatInterval,
+          "is not between 100ms and 1h");
+    }
+    return d;
   }
 
   public Duration watchProgressInterval() {

@@ -145,6 +145,16 @@ public class StreamService {
           if (deleted == null) {
             throw ControlPlaneException.notFound("stream " + ref + " is not waiting for its purge");
           }
+          // The purge duty runs every few minutes: until it does, a stream past its grace period
+          // is still held, but the deadline the delete answered is what clients plan by.
+          if (!deleted.purgeAfter().isAfter(Instant.now())) {
+            throw ControlPlaneException.notFound(
+                "stream "
+                    + ref
+                    + " cannot be restored: its grace period ended at "
+                    + deleted.purgeAfter()
+                    + " and it is being purged");
+          }
           requireNamespace(write.state(), ref);
           StreamQuotas.checkRoomFor(write.state(), ref);
           Stream restored = write.put(deleted.stream().withState(Stream.State.ACTIVE), null);

@@ -517,6 +517,58 @@ class AdminServiceIT {
                                 .setTargetBroker(target)
                                 .build())))
         .isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(
+            codeOf(
+                () ->
+                    admin()
+                        .transferShardLeadership(
+                            TransferShardLeadershipRequest.newBuilder()
+                                .setStreamId("admin/ns/lead")
+                                .setShardId(0)
+                                .setTargetBroker("no-such-broker")
+                                .build())))
+        .as("a broker that does not exist, not one without a replica")
+        .isEqualTo(Status.Code.NOT_FOUND);
+  }
+
+  /** A scope naming what does not exist is NOT_FOUND, not an empty plan read as "balanced". */
+  @Test
+  void rebalancingWhatDoesNotExistIsNotFound() {
+    admin().createStream(create("ns", "rebalanced", 1, 1));
+    for (var scope :
+        List.of(
+            RebalanceShardsRequest.newBuilder().setTenantId("no-such-tenant"),
+            RebalanceShardsRequest.newBuilder().setTenantId("admin").setNamespace("no-such-ns"),
+            RebalanceShardsRequest.newBuilder()
+                .setTenantId("admin")
+                .setNamespace("ns")
+                .setStream("no-such-stream"))) {
+      for (boolean dryRun : List.of(true, false)) {
+        assertThat(
+                codeOf(
+                    () ->
+                        admin()
+                            .rebalanceShards(
+                                scope
+                                    .setStrategy(RebalanceStrategy.BALANCED)
+                                    .setDryRun(dryRun)
+                                    .build())))
+            .as(scope + " dry run " + dryRun)
+            .isEqualTo(Status.Code.NOT_FOUND);
+      }
+    }
+    assertThat(
+            admin()
+                .rebalanceShards(
+                    RebalanceShardsRequest.newBuilder()
+                        .setTenantId("admin")
+                        .setNamespace("ns")
+                        .setStream("rebalanced")
+                        .setStrategy(RebalanceStrategy.BALANCED)
+                        .setDryRun(true)
+                        .build())
+                .getStatus())
+        .isIn(RebalanceStatus.REBALANCE_STATUS_NOOP, RebalanceStatus.REBALANCE_STATUS_PLANNED);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.controlplane.broker.rebalance;
 
+import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.model.ResourceKind;
 import dev.controlplane.metadata.model.ShardPlacement;
 import dev.controlplane.metadata.model.StreamRef;
@@ -40,11 +41,33 @@ public class RebalanceService {
 
   public Result rebalance(Scope scope, Strategy strategy, boolean dryRun) {
     MetadataImage planned = pipeline.committedImage().orElseGet(hub::image);
+    requireExists(planned, scope);
     RebalancePlanner.Plan plan = plan(planned, scope, strategy);
     if (dryRun) {
       return new Result(plan, planned.version(), false);
     }
     return pipeline.execute(write -> apply(write, planned, plan, scope, strategy));
+  }
+
+  /**
+   * A scope that names what does not exist (a mistyped stream, a deleted one) is NOT_FOUND, as for
+   * every other admin RPC, rather than an empty plan that reads as "already balanced".
+   */
+  private static void requireExists(MetadataImage image, Scope scope) {
+    if (!scope.tenant().isEmpty() && image.tenant(scope.tenant()).isEmpty()) {
+      throw ControlPlaneException.notFound("tenant " + scope.tenant() + " does not exist");
+    }
+    if (!scope.namespace().isEmpty()
+        && image.namespace(scope.tenant(), scope.namespace()).isEmpty()) {
+      throw ControlPlaneException.notFound(
+          "namespace " + scope.tenant() + "/" + scope.namespace() + " does not exist");
+    }
+    if (!scope.stream().isEmpty()) {
+      StreamRef ref = new StreamRef(scope.tenant(), scope.namespace(), scope.stream());
+      if (image.stream(ref).isEmpty()) {
+        throw ControlPlaneException.notFound("stream " + ref + " does not exist");
+      }
+    }
   }
 
   private static Result apply(
