@@ -108,6 +108,19 @@ class AdminServiceIT {
         .build();
   }
 
+  /** The status of a transfer of shard {@code shard} of admin/ns/lead to {@code target}. */
+  private static Status.Code transferCode(int shard, String target) {
+    return codeOf(
+        () ->
+            admin()
+                .transferShardLeadership(
+                    TransferShardLeadershipRequest.newBuilder()
+                        .setStreamId("admin/ns/lead")
+                        .setShardId(shard)
+                        .setTargetBroker(target)
+                        .build()));
+  }
+
   private static Status.Code codeOf(Runnable call) {
     try {
       call.run();
@@ -495,38 +508,9 @@ class AdminServiceIT {
             .filter(b -> !shard.path("replicas").toString().contains("\"" + b + "\""))
             .findFirst()
             .orElseThrow();
-    assertThat(
-            codeOf(
-                () ->
-                    admin()
-                        .transferShardLeadership(
-                            TransferShardLeadershipRequest.newBuilder()
-                                .setStreamId("admin/ns/lead")
-                                .setShardId(0)
-                                .setTargetBroker(outsider)
-                                .build())))
-        .isEqualTo(Status.Code.FAILED_PRECONDITION);
-    assertThat(
-            codeOf(
-                () ->
-                    admin()
-                        .transferShardLeadership(
-                            TransferShardLeadershipRequest.newBuilder()
-                                .setStreamId("admin/ns/lead")
-                                .setShardId(9)
-                                .setTargetBroker(target)
-                                .build())))
-        .isEqualTo(Status.Code.NOT_FOUND);
-    assertThat(
-            codeOf(
-                () ->
-                    admin()
-                        .transferShardLeadership(
-                            TransferShardLeadershipRequest.newBuilder()
-                                .setStreamId("admin/ns/lead")
-                                .setShardId(0)
-                                .setTargetBroker("no-such-broker")
-                                .build())))
+    assertThat(transferCode(0, outsider)).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(transferCode(9, target)).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(transferCode(0, "no-such-broker"))
         .as("a broker that does not exist, not one without a replica")
         .isEqualTo(Status.Code.NOT_FOUND);
   }
