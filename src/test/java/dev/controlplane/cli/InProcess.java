@@ -14,15 +14,18 @@ public final class InProcess {
   private InProcess() {}
 
   public static Run cpctl(String... args) {
+    return cpctl(Map.of(), args);
+  }
+
+  /** With these environment variables besides a configuration file that does not exist. */
+  public static Run cpctl(Map<String, String> env, String... args) {
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.putIfAbsent("CPCTL_CONFIG", "/nonexistent/cpctl.yaml");
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int exit =
         Cpctl.run(
-            args,
-            Map.of("CPCTL_CONFIG", "/nonexistent/cpctl.yaml"),
-            InputStream.nullInputStream(),
-            new PrintWriter(out),
-            new PrintWriter(err));
+            args, all, InputStream.nullInputStream(), new PrintWriter(out), new PrintWriter(err));
     return new Run(exit, out.toString(), err.toString());
   }
 }

@@ -30,7 +30,6 @@ import java.util.stream.Collectors;
 public final class ApiClient {
 
   static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
   /** A request: method, path, query, optional JSON body, and the tenant it concerns (for auth). */
   public record Call(
@@ -75,8 +74,11 @@ public final class ApiClient {
   private final Credentials credentials;
   private volatile URI current;
 
+  private final Duration requestTimeout;
+
   public ApiClient(Target target, Credentials credentials) {
     this.servers = target.servers();
+    this.requestTimeout = target.requestTimeout();
     this.current = servers.get(0);
     this.credentials = credentials;
     HttpClient.Builder builder =
@@ -146,7 +148,7 @@ public final class ApiClient {
   private Attempt attempt(URI base, Call call, String bearer) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + call.pathAndQuery()))
-            .timeout(REQUEST_TIMEOUT)
+            .timeout(requestTimeout)
             .header("Accept", "application/json");
     if (bearer != null) {
       request.header("Authorization", "Bearer " + bearer);

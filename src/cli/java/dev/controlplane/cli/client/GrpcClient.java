@@ -41,6 +41,7 @@ public final class GrpcClient implements AutoCloseable {
   private final Optional<Path> caFile;
   private final Optional<Target.ClientCertificate> clientCertificate;
   private final Credentials credentials;
+  private final java.time.Duration deadline;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   private volatile String current;
 
@@ -49,13 +50,18 @@ public final class GrpcClient implements AutoCloseable {
     this.caFile = target.caFile();
     this.clientCertificate = target.clientCertificate();
     this.credentials = credentials;
+    this.deadline = target.requestTimeout();
     this.current = addresses.get(0);
   }
 
   /** AdminService, authenticated for {@code tenant} (null: the context's). */
   public <T> T admin(String tenant, Function<AdminServiceGrpc.AdminServiceBlockingStub, T> call) {
     String bearer = credentials.bearer(tenant);
-    return withFailover(ch -> call.apply(AdminServiceGrpc.newBlockingStub(authed(ch, bearer))));
+    return withFailover(
+        ch ->
+            call.apply(
+                AdminServiceGrpc.newBlockingStub(authed(ch, bearer))
+                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)));
   }
 
   /** A MetadataService stub on the current node, with the broker credential when configured. */
@@ -63,8 +69,15 @@ public final class GrpcClient implements AutoCloseable {
     return MetadataServiceGrpc.newStub(metadataChannel());
   }
 
-  public MetadataServiceGrpc.MetadataServiceBlockingStub metadataBlocking() {
+  /** For a watch, which runs until it is stopped: no deadline. */
+  public MetadataServiceGrpc.MetadataServiceBlockingStub watchBlocking() {
     return MetadataServiceGrpc.newBlockingStub(metadataChannel());
+  }
+
+  /** For one snapshot: it must have arrived, all its chunks, within the request timeout. */
+  public MetadataServiceGrpc.MetadataServiceBlockingStub metadataBlocking() {
+    return MetadataServiceGrpc.newBlockingStub(metadataChannel())
+        .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private Channel metadataChannel() {

@@ -143,7 +143,7 @@ public final class WatchCommand extends BaseCommand {
             Iterator<MetadataUpdate> updates =
                 session
                     .grpc()
-                    .metadataBlocking()
+                    .watchBlocking()
                     .watchUpdates(WatchUpdatesRequest.newBuilder().setFromVersion(at).build());
             while ((count == null || printed < count) && updates.hasNext()) {
               MetadataUpdate update = updates.next();

@@ -24,6 +24,9 @@ public record Target(
     CredentialsConfig credentials,
     Map<String, String> env) {
 
+  /** How long one request or call may take before it fails with exit 4 (CPCTL_REQUEST_TIMEOUT). */
+  public static final java.time.Duration DEFAULT_REQUEST_TIMEOUT = java.time.Duration.ofSeconds(60);
+
   public static final String DEFAULT_SERVER = "http://127.0.0.1:9080";
   public static final String DEFAULT_GRPC_SERVER = "127.0.0.1:9090";
 
@@ -66,6 +69,30 @@ public record Target(
         Optional.ofNullable(first(env.get("CPCTL_TENANT"), context.tenant)),
         context.credentials == null ? new CredentialsConfig() : context.credentials,
         env);
+  }
+
+  /**
+   * How long one HTTP request or gRPC call may take: {@code CPCTL_REQUEST_TIMEOUT} seconds, 60 by
+   * default. A node that accepts connections and never answers (frozen, or a wrong port) must not
+   * hold a command forever.
+   */
+  public java.time.Duration requestTimeout() {
+    String text = env.get("CPCTL_REQUEST_TIMEOUT");
+    if (text == null || text.isBlank()) {
+      return DEFAULT_REQUEST_TIMEOUT;
+    }
+    try {
+      int seconds = Integer.parseInt(text.trim());
+      if (seconds >= 1 && seconds <= 86_400) {
+        return java.time.Duration.ofSeconds(seconds);
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw CliException.config(
+        "CPCTL_REQUEST_TIMEOUT must be a whole number of seconds from 1 to 86400, not '"
+            + text
+            + "'");
   }
 
   private static Optional<ClientCertificate> clientCertificate(String cert, String key) {
