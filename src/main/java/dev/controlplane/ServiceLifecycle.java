@@ -101,6 +101,8 @@ public class ServiceLifecycle {
       SettingProblems problems = new SettingProblems();
       config.validate(problems);
       authConfig.validate(problems);
+      problems.check(
+          () -> authConfig.requireBootstrapPortApart(config.httpPort(), config.grpcPort()));
       tlsConfig.validate(problems);
       credentials.validate(problems);
       problems.throwIfAny();

@@ -73,9 +73,22 @@ public final class ClusterMembers {
     }
   }
 
-  private static IllegalArgumentException invalid(String text, String why) {
-    return new IllegalArgumentException(
-        "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS = '" + text + "': " + why);
+  private static Invalid invalid(String text, String why) {
+    return new Invalid(text, why);
+  }
+
+  /** A member list that does not parse; {@link #why} says what is wrong without the value. */
+  public static final class Invalid extends IllegalArgumentException {
+    private final String why;
+
+    Invalid(String text, String why) {
+      super("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS = '" + text + "': " + why);
+      this.why = why;
+    }
+
+    public String why() {
+      return why;
+    }
   }
 
   public boolean isEmpty() {

@@ -49,7 +49,7 @@ public class AuthConfig {
 
   @Inject
   @ConfigProperty(name = "service.controlplane.oidc.require.low.s", defaultValue = "false")
-  boolean requireLowS;
+  String requireLowS;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.oidc.clock.skew", defaultValue = "60s")
@@ -158,7 +158,8 @@ public class AuthConfig {
    * Whether ES256 signatures with a high S value (the malleable twin of a valid one) are refused.
    */
   public boolean requireLowS() {
-    return requireLowS;
+    // Parsed as every boolean setting is: MicroProfile's converter reads "ture" as false.
+    return Settings.bool("service.controlplane.oidc.require.low.s", requireLowS);
   }
 
   public Duration clockSkew() {
@@ -211,6 +212,7 @@ public class AuthConfig {
   public void validate(SettingProblems problems) {
     problems.check(this::devMode);
     problems.check(this::allowHttp);
+    problems.check(this::requireLowS);
     problems.check(this::bootstrapEnabled);
     problems.check(this::allowedAlgorithms);
     problems.check(this::allowedNetworks);
@@ -242,6 +244,31 @@ public class AuthConfig {
           "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not set: it protects the stored signing keys"
               + " (base64 of 32 random bytes, e.g. `openssl rand -base64 32`);"
               + " only SERVICE_CONTROLPLANE_DEV_MODE=true starts without it");
+    }
+  }
+
+  /**
+   * The bootstrap listener is one of its own: on the main HTTP or gRPC port it would either fail to
+   * bind or answer in place of the API. Its address is otherwise checked when it binds.
+   */
+  public void requireBootstrapPortApart(int httpPort, int grpcPort) {
+    if (!bootstrapEnabled() || bootstrapBindAddr().isEmpty()) {
+      return;
+    }
+    String address = bootstrapBindAddr().get();
+    int port;
+    try {
+      port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1).trim());
+    } catch (NumberFormatException e) {
+      return;
+    }
+    if (port == httpPort || port == grpcPort) {
+      throw Settings.invalid(
+          "service.bootstrap.bind.addr",
+          address,
+          "uses the port of SERVICE_CONTROLPLANE_"
+              + (port == httpPort ? "HTTP" : "GRPC")
+              + "_PORT: the bootstrap listener needs a port of its own");
     }
   }
 

@@ -212,7 +212,13 @@ public class ControlPlaneConfig {
 
   /** The Raft members ({@code cp1=127.0.0.1:7800,...}); empty means a single-node cluster. */
   public dev.controlplane.cluster.ClusterMembers clusterMembers() {
-    return dev.controlplane.cluster.ClusterMembers.parse(clusterMembers.orElse(""));
+    String text = clusterMembers.orElse("");
+    try {
+      return dev.controlplane.cluster.ClusterMembers.parse(text);
+    } catch (dev.controlplane.cluster.ClusterMembers.Invalid e) {
+      // A setting's problem like any other: listed with the rest, in one line, no stack trace.
+      throw Settings.invalid("service.controlplane.cluster.members", text, e.why());
+    }
   }
 
   /**
@@ -405,6 +411,16 @@ public class ControlPlaneConfig {
     return Settings.bool("service.controlplane.snapshot.keep.encoded", snapshotKeepEncoded);
   }
 
+  /** The HTTP and gRPC listeners bind the same host: one port each. */
+  void requirePortsApart() {
+    if (httpPort() == grpcPort()) {
+      throw Settings.invalid(
+          "service.controlplane.grpc.port",
+          String.valueOf(grpcPort()),
+          "is also SERVICE_CONTROLPLANE_HTTP_PORT: the two listeners need ports of their own");
+    }
+  }
+
   /**
    * Parses every setting once, so a bad value stops the start instead of a later task; each invalid
    * one goes to {@code problems}.
@@ -412,6 +428,7 @@ public class ControlPlaneConfig {
   public void validate(SettingProblems problems) {
     problems.check(this::grpcPort);
     problems.check(this::httpPort);
+    problems.check(this::requirePortsApart);
     problems.check(this::dbMigrate);
     problems.check(this::heartbeatInterval);
     problems.check(this::watchProgressInterval);

@@ -21,6 +21,16 @@ public class TlsConfig {
   static final String CERT = "service.controlplane.tls.cert.path";
   static final String KEY = "service.controlplane.tls.key.path";
   static final String RELOAD = "service.controlplane.tls.reload.interval";
+
+  /** How often the certificate files are read again; positive, since it is a schedule's period. */
+  java.time.Duration reloadInterval() {
+    java.time.Duration d = Settings.duration(RELOAD, reloadInterval);
+    if (d.isZero() || d.isNegative()) {
+      throw Settings.invalid(RELOAD, reloadInterval, "is not positive");
+    }
+    return d;
+  }
+
   static final String MTLS = "service.controlplane.mtls.enabled";
   static final String CA = "service.controlplane.mtls.ca.cert.path";
   static final String VERIFY = "service.controlplane.mtls.verify.peer";
@@ -128,7 +138,7 @@ public class TlsConfig {
     return new TlsSettings(
         cert,
         key,
-        Settings.duration(RELOAD, reloadInterval),
+        reloadInterval(),
         mtls,
         ca,
         Settings.bool(VERIFY, verifyPeer),

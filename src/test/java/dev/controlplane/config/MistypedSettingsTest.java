@@ -1,0 +1,73 @@
+package dev.controlplane.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Settings a review found mistyped values of accepted, or refused with a stack trace rather than a
+ * line naming them: each is now an {@link InvalidSettingException} naming the setting, which
+ * start-up lists with every other invalid one before anything binds.
+ */
+class MistypedSettingsTest {
+
+  @Test
+  void theSamePortForHttpAndGrpcIsRefusedNamingBoth() {
+    ControlPlaneConfig config = new ControlPlaneConfig();
+    config.httpPort = "29780";
+    config.grpcPort = "29780";
+    assertThatThrownBy(config::requirePortsApart)
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("SERVICE_CONTROLPLANE_GRPC_PORT")
+        .hasMessageContaining("SERVICE_CONTROLPLANE_HTTP_PORT");
+    config.grpcPort = "29790";
+    config.requirePortsApart();
+  }
+
+  @Test
+  void aBootstrapListenerOnTheHttpOrGrpcPortIsRefused() {
+    AuthConfig auth = new AuthConfig();
+    auth.bootstrapEnabled = "true";
+    auth.bootstrapBindAddr = Optional.of("127.0.0.1:9080");
+    assertThatThrownBy(() -> auth.requireBootstrapPortApart(9080, 9090))
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("SERVICE_BOOTSTRAP_BIND_ADDR")
+        .hasMessageContaining("SERVICE_CONTROLPLANE_HTTP_PORT");
+    assertThatThrownBy(() -> auth.requireBootstrapPortApart(8080, 9080))
+        .hasMessageContaining("SERVICE_CONTROLPLANE_GRPC_PORT");
+    auth.requireBootstrapPortApart(8080, 9090);
+  }
+
+  @Test
+  void aMemberListThatDoesNotParseIsASettingProblemNotAStackTrace() {
+    ControlPlaneConfig config = new ControlPlaneConfig();
+    config.clusterMembers = Optional.of("cp1=127.0.0.1,cp2=127.0.0.1:7801");
+    assertThatThrownBy(config::clusterMembers)
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS")
+        .hasMessageContaining("'127.0.0.1' has no port");
+  }
+
+  @Test
+  void aTlsReloadIntervalOfZeroIsRefused() {
+    TlsConfig tls = new TlsConfig();
+    tls.reloadInterval = "0s";
+    assertThatThrownBy(tls::reloadInterval)
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("SERVICE_CONTROLPLANE_TLS_RELOAD_INTERVAL")
+        .hasMessageContaining("not positive");
+  }
+
+  @Test
+  void aMistypedLowSSwitchIsRefusedRatherThanReadAsFalse() {
+    AuthConfig auth = new AuthConfig();
+    auth.requireLowS = "ture";
+    assertThatThrownBy(auth::requireLowS)
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("SERVICE_CONTROLPLANE_OIDC_REQUIRE_LOW_S");
+    auth.requireLowS = "true";
+    assertThat(auth.requireLowS()).isTrue();
+  }
+}
