@@ -65,12 +65,26 @@ public final class RebalancePlanner {
     return new Plan(moves, after);
   }
 
-  /** Moves every replica off draining and down brokers, to the least loaded broker that fits. */
+  /**
+   * Moves every replica off draining and down brokers, to the least loaded broker that fits. A
+   * replica that finds none (every active broker holds one of its shard already, or none has room)
+   * stays, but not its leadership: that goes to the active replica leading least, which moves no
+   * data.
+   */
   private static void evacuate(ClusterLayout layout) {
+    Set<String> active = new HashSet<>();
+    layout.targets().forEach(b -> active.add(b.name()));
     for (String gone : layout.evacuated()) {
       for (ShardSlot slot : new ArrayList<>(layout.slotsOn(gone))) {
-        if (slot.movable) {
-          bestReceiver(layout, slot, gone).ifPresent(to -> layout.moveReplica(slot, gone, to));
+        if (!slot.movable) {
+          continue;
+        }
+        bestReceiver(layout, slot, gone).ifPresent(to -> layout.moveReplica(slot, gone, to));
+        if (slot.leader.equals(gone)) {
+          slot.replicas.stream()
+              .filter(active::contains)
+              .min(Comparator.comparingInt(layout::leadersOn).thenComparing(r -> r))
+              .ifPresent(to -> layout.transferLeadership(slot, to));
         }
       }
     }

@@ -344,6 +344,38 @@ class RebalancePlannerTest {
     assertThat(plan.moves()).allMatch(m -> m.stream().stream().equals("s0"));
   }
 
+  /**
+   * Every active broker already holds a replica of each shard, so none can receive the draining or
+   * down broker's: its replicas stay, but its leaderships go to active replicas, moving no data.
+   */
+  @Test
+  void leadershipsLeaveADrainingOrDownBrokerEvenWhenItsReplicasCannot() {
+    for (Broker.Status status : List.of(Broker.Status.DRAINING, Broker.Status.DOWN)) {
+      List<Broker> brokers =
+          List.of(
+              broker("a", "z1", status),
+              broker("b", "z2", Broker.Status.ACTIVE),
+              broker("c", "z3", Broker.Status.ACTIVE));
+      var shards =
+          List.of(
+              new ShardAssignment(0, "a", List.of("a", "b", "c")),
+              new ShardAssignment(1, "a", List.of("a", "b", "c")));
+      var placements = List.of(new ShardPlacement("t", "n", "s", shards, 0));
+      for (Strategy strategy : Strategy.values()) {
+        var plan = RebalancePlanner.plan(strategy, brokers, placements, p -> true);
+        assertThat(plan.replicaMoves()).as("%s %s", status, strategy).isZero();
+        assertThat(plan.changedPlacements().get(new StreamRef("t", "n", "s")))
+            .as("%s %s", status, strategy)
+            .hasSize(2)
+            .allSatisfy(
+                a -> {
+                  assertThat(a.leader()).isIn("b", "c");
+                  assertThat(a.replicas()).containsExactlyInAnyOrder("a", "b", "c");
+                });
+      }
+    }
+  }
+
   @Test
   void aBalancedClusterNeedsNoMoves() {
     List<Broker> brokers =
