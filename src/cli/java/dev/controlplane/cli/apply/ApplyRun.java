@@ -19,7 +19,9 @@ import java.util.function.Consumer;
  * written {@code parallel} at a time, and results are reported in input order. An object whose
  * tenant or namespace failed is skipped. In a dry run nothing is created, so an object whose parent
  * would be created by this apply cannot be checked by the server (it answers 404): it is reported
- * as created, with that said. A server that cannot be reached ends the run.
+ * as created, with that said. A server that cannot be reached ends the run, once the other objects
+ * of its level (sent with it) are reported, with the counts of what was applied, unknown and not
+ * attempted.
  */
 final class ApplyRun {
 
@@ -36,6 +38,8 @@ final class ApplyRun {
 
   List<Result> apply(ApplyPlan plan, Progress progress) {
     List<Result> results = new ArrayList<>();
+    int total = plan.levels().stream().mapToInt(List::size).sum();
+    int sent = 0;
     ExecutorService pool = Executors.newFixedThreadPool(parallel, daemon());
     try {
       for (List<ApplyPlan.Item> level : plan.levels()) {
@@ -43,10 +47,37 @@ final class ApplyRun {
         for (ApplyPlan.Item item : level) {
           pending.add(pool.submit(() -> one(item, progress)));
         }
+        sent += level.size();
+        CliException stopped = null;
+        int unknown = 0;
         for (Future<Result> future : pending) {
-          Result result = await(future);
+          Result result;
+          try {
+            result = await(future);
+          } catch (CliException e) {
+            // The others of this level were sent at the same time and may have been written:
+            // report each of them before the run ends, so that nothing written goes unsaid.
+            stopped = stopped == null ? e : stopped;
+            unknown++;
+            continue;
+          }
           progress.above(() -> report.accept(result));
           results.add(result);
+        }
+        if (stopped != null) {
+          throw new CliException(
+              stopped.exitCode(),
+              stopped.getMessage()
+                  + " ("
+                  + results.size()
+                  + " of "
+                  + total
+                  + " objects applied as listed above; "
+                  + unknown
+                  + " whose outcome is unknown; "
+                  + (total - sent)
+                  + " not attempted)",
+              stopped);
         }
       }
     } finally {
