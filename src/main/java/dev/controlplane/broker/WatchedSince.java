@@ -42,8 +42,8 @@ final class WatchedSince {
         LOG.info(
             "broker failure detection could not run for "
                 + gap / 1_000_000
-                + " ms (the database did not answer, or this node did not lead); every broker's"
-                + " silence is counted from now");
+                + " ms (the database did not answer, or this node did not lead, or the check"
+                + " itself was slow); every broker's silence is counted from now");
       }
     }
     return since;

@@ -2,6 +2,8 @@ package dev.controlplane.cluster;
 
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,15 +20,22 @@ public final class LeaderDuties {
   private static final Logger LOG = Logger.getLogger(LeaderDuties.class.getName());
 
   private final Leadership leadership;
-  private final ScheduledExecutorService scheduler;
+  private final ManagedThreadFactory threads;
+  private final List<ScheduledExecutorService> schedulers = new CopyOnWriteArrayList<>();
 
   public LeaderDuties(Leadership leadership, ManagedThreadFactory threads) {
     this.leadership = leadership;
-    this.scheduler = Executors.newScheduledThreadPool(1, threads);
+    this.threads = threads;
   }
 
+  /**
+   * Each duty on a thread of its own: a long one (trimming a large backlog of the change log) must
+   * not hold up another, above all failure detection, which counts a late check as a break.
+   */
   public void every(Duration period, String name, Runnable duty) {
     long millis = Math.max(50, period.toMillis());
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(threads);
+    schedulers.add(scheduler);
     scheduler.scheduleWithFixedDelay(
         () -> runIfLeader(name, duty), millis, millis, TimeUnit.MILLISECONDS);
   }
@@ -45,6 +54,6 @@ public final class LeaderDuties {
   }
 
   public void stop() {
-    scheduler.shutdownNow();
+    schedulers.forEach(ScheduledExecutorService::shutdownNow);
   }
 }
