@@ -64,6 +64,11 @@ public class ControlPlaneConfig {
   @ConfigProperty(name = "service.controlplane.db.password", defaultValue = "controlplane")
   String dbPassword;
 
+  /** Read by Liberty's server.xml; checked here, since Liberty replaces a bad value silently. */
+  @Inject
+  @ConfigProperty(name = "service.controlplane.db.pool.size", defaultValue = "20")
+  String dbPoolSize;
+
   @Inject
   @ConfigProperty(name = "service.controlplane.db.migrate", defaultValue = "validate")
   String dbMigrate;
@@ -411,6 +416,14 @@ public class ControlPlaneConfig {
     return Settings.bool("service.controlplane.snapshot.keep.encoded", snapshotKeepEncoded);
   }
 
+  /**
+   * The size of each connection pool: 1 to 10,000. Liberty itself would take a value that does not
+   * parse as its own default of 50, with only a warning, and 0 as no limit at all.
+   */
+  public int dbPoolSize() {
+    return (int) Settings.integer("service.controlplane.db.pool.size", dbPoolSize, 1, 10_000);
+  }
+
   /** The HTTP and gRPC listeners bind the same host: one port each. */
   void requirePortsApart() {
     if (httpPort() == grpcPort()) {
@@ -429,6 +442,7 @@ public class ControlPlaneConfig {
     problems.check(this::grpcPort);
     problems.check(this::httpPort);
     problems.check(this::requirePortsApart);
+    problems.check(this::dbPoolSize);
     problems.check(this::dbMigrate);
     problems.check(this::heartbeatInterval);
     problems.check(this::watchProgressInterval);

@@ -70,4 +70,19 @@ class MistypedSettingsTest {
     auth.requireLowS = "true";
     assertThat(auth.requireLowS()).isTrue();
   }
+
+  /** Liberty took "abc" as its own 50 (not the documented 20) and 0 as no limit, with a warning. */
+  @Test
+  void aPoolSizeThatIsNotAPositiveIntegerIsRefused() {
+    ControlPlaneConfig config = new ControlPlaneConfig();
+    for (String value : new String[] {"abc", "-5", "0", "20000"}) {
+      config.dbPoolSize = value;
+      assertThatThrownBy(config::dbPoolSize)
+          .as(value)
+          .isInstanceOf(InvalidSettingException.class)
+          .hasMessageContaining("SERVICE_CONTROLPLANE_DB_POOL_SIZE");
+    }
+    config.dbPoolSize = "20";
+    assertThat(config.dbPoolSize()).isEqualTo(20);
+  }
 }
