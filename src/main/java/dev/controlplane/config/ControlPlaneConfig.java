@@ -312,7 +312,7 @@ public class ControlPlaneConfig {
 
   /** How long audit records are kept; the leader deletes older ones. */
   public Duration auditRetention() {
-    return positive("service.controlplane.audit.retention", auditRetention);
+    return Settings.positiveDuration("service.controlplane.audit.retention", auditRetention);
   }
 
   public Duration streamDeleteGrace() {
@@ -400,15 +400,8 @@ public class ControlPlaneConfig {
 
   /** How long the node waits for a ping's answer before it closes the connection. */
   public Duration grpcKeepaliveTimeout() {
-    return positive("service.controlplane.grpc.keepalive.timeout", grpcKeepaliveTimeout);
-  }
-
-  private static Duration positive(String name, String text) {
-    Duration d = duration(name, text);
-    if (d.isZero() || d.isNegative()) {
-      throw Settings.invalid(name, text, "is not positive");
-    }
-    return d;
+    return Settings.positiveDuration(
+        "service.controlplane.grpc.keepalive.timeout", grpcKeepaliveTimeout);
   }
 
   /** Whether each resource's wire form is kept for snapshots (memory for speed). */

@@ -53,6 +53,15 @@ public final class Settings {
         .orElseThrow(() -> invalid(property, text, "is not " + DurationValue.GRAMMAR));
   }
 
+  /** A duration above zero: a period of a schedule, a timeout, a retention. */
+  public static Duration positiveDuration(String property, String text) {
+    Duration d = duration(property, text);
+    if (d.isZero() || d.isNegative()) {
+      throw invalid(property, text, "is not positive");
+    }
+    return d;
+  }
+
   /** A failure of a setting whose value parsed but is not allowed, worded the same way. */
   public static InvalidSettingException invalid(String property, String text, String problem) {
     return new InvalidSettingException(

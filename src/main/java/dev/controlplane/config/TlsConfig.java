@@ -24,11 +24,7 @@ public class TlsConfig {
 
   /** How often the certificate files are read again; positive, since it is a schedule's period. */
   java.time.Duration reloadInterval() {
-    java.time.Duration d = Settings.duration(RELOAD, reloadInterval);
-    if (d.isZero() || d.isNegative()) {
-      throw Settings.invalid(RELOAD, reloadInterval, "is not positive");
-    }
-    return d;
+    return Settings.positiveDuration(RELOAD, reloadInterval);
   }
 
   static final String MTLS = "service.controlplane.mtls.enabled";
