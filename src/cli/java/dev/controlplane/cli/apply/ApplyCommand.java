@@ -121,7 +121,7 @@ public final class ApplyCommand extends BaseCommand {
   private List<Result> applyAll(Session session, ApplyPlan plan, PrintWriter lines) {
     ObjectApplier applier =
         new ObjectApplier(session.api(), new BrokerStatusWriter(session.grpc()), dryRun.enabled());
-    ApplyRun run = new ApplyRun(applier, parallel, r -> print(lines, r));
+    ApplyRun run = new ApplyRun(applier, parallel, dryRun.enabled(), r -> print(lines, r));
     try (Progress progress = session.progress("apply", plan.size())) {
       return run.apply(plan, progress);
     }

@@ -19,20 +19,23 @@ import java.util.function.Consumer;
  * written {@code parallel} at a time, and results are reported in input order. An object whose
  * tenant or namespace failed is skipped. In a dry run nothing is created, so an object whose parent
  * would be created by this apply cannot be checked by the server (it answers 404): it is reported
- * as created, with that said. A server that cannot be reached ends the run, once the other objects
- * of its level (sent with it) are reported, with the counts of what was applied, unknown and not
- * attempted.
+ * as created, with that said. Outside a dry run the same 404 means the parent is gone again
+ * (deleted since this apply created it) and is reported as the failure it is. A server that cannot
+ * be reached ends the run, once the other objects of its level (sent with it) are reported, with
+ * the counts of what was applied, unknown and not attempted.
  */
 final class ApplyRun {
 
   private final ObjectApplier applier;
   private final int parallel;
+  private final boolean dryRun;
   private final Consumer<Result> report;
   private final Map<ResourceRef, Outcome> outcomes = new ConcurrentHashMap<>();
 
-  ApplyRun(ObjectApplier applier, int parallel, Consumer<Result> report) {
+  ApplyRun(ObjectApplier applier, int parallel, boolean dryRun, Consumer<Result> report) {
     this.applier = applier;
     this.parallel = parallel;
+    this.dryRun = dryRun;
     this.report = report;
   }
 
@@ -95,7 +98,8 @@ final class ApplyRun {
         result = Result.of(ref, Outcome.SKIPPED, ref.parent().get().display() + " was not applied");
       } else {
         result = applier.apply(item);
-        if (parent == Outcome.CREATED
+        if (dryRun
+            && parent == Outcome.CREATED
             && result.outcome() == Outcome.FAILED
             && result.detail().startsWith("not_found")) {
           result =
