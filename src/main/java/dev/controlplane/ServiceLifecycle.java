@@ -12,7 +12,6 @@ import dev.controlplane.config.AuthConfig;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.config.FileConfigSource;
 import dev.controlplane.config.SettingProblems;
-import dev.controlplane.config.Settings;
 import dev.controlplane.config.SharedCredentials;
 import dev.controlplane.config.TlsConfig;
 import dev.controlplane.config.UnknownVariables;
@@ -199,7 +198,7 @@ public class ServiceLifecycle {
     if (!authConfig.bootstrapEnabled()) {
       return;
     }
-    String bindAddr = authConfig.bootstrapBindAddr().orElseThrow();
+    java.net.InetSocketAddress bindAddr = authConfig.bootstrapAddress().orElseThrow();
     try {
       bootstrap =
           new BootstrapListener(
@@ -211,8 +210,6 @@ public class ServiceLifecycle {
     } catch (java.io.UncheckedIOException e) {
       throw new PortUnavailableException(
           e.getMessage() + " (SERVICE_BOOTSTRAP_BIND_ADDR): " + e.getCause().getMessage(), e);
-    } catch (IllegalArgumentException e) {
-      throw Settings.invalid("service.bootstrap.bind.addr", bindAddr, "is not host:port");
     }
     bootstrap.start();
   }

@@ -1,5 +1,6 @@
 package dev.controlplane.cluster;
 
+import dev.controlplane.config.Settings;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -57,19 +58,10 @@ public final class ClusterMembers {
   }
 
   private static InetSocketAddress address(String text, String hostPort) {
-    int colon = hostPort.lastIndexOf(':');
-    if (colon <= 0) {
-      throw invalid(text, "'" + hostPort + "' has no port");
-    }
-    String host = hostPort.substring(0, colon).replace("[", "").replace("]", "");
     try {
-      int port = Integer.parseInt(hostPort.substring(colon + 1));
-      if (port < 1 || port > 65535) {
-        throw invalid(text, "port " + port + " is out of range");
-      }
-      return InetSocketAddress.createUnresolved(host, port);
-    } catch (NumberFormatException e) {
-      throw invalid(text, "'" + hostPort + "' has no numeric port");
+      return Settings.hostAndPort(hostPort);
+    } catch (Settings.MalformedAddress e) {
+      throw invalid(text, e.getMessage());
     }
   }
 

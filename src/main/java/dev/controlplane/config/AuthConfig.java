@@ -2,6 +2,7 @@ package dev.controlplane.config;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -252,24 +253,33 @@ public class AuthConfig {
    * bind or answer in place of the API. Its address is otherwise checked when it binds.
    */
   public void requireBootstrapPortApart(int httpPort, int grpcPort) {
-    if (!bootstrapEnabled() || bootstrapBindAddr().isEmpty()) {
+    if (!bootstrapEnabled()) {
       return;
     }
-    String address = bootstrapBindAddr().get();
-    int port;
-    try {
-      port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1).trim());
-    } catch (NumberFormatException e) {
-      return;
-    }
+    Optional<InetSocketAddress> address = bootstrapAddress();
+    int port = address.map(InetSocketAddress::getPort).orElse(-1);
     if (port == httpPort || port == grpcPort) {
       throw Settings.invalid(
           "service.bootstrap.bind.addr",
-          address,
+          bootstrapBindAddr().orElseThrow(),
           "uses the port of SERVICE_CONTROLPLANE_"
               + (port == httpPort ? "HTTP" : "GRPC")
               + "_PORT: the bootstrap listener needs a port of its own");
     }
+  }
+
+  /** Where the bootstrap listener binds, unresolved; empty when the setting is. */
+  public Optional<InetSocketAddress> bootstrapAddress() {
+    return bootstrapBindAddr()
+        .map(
+            text -> {
+              try {
+                return Settings.hostAndPort(text);
+              } catch (Settings.MalformedAddress e) {
+                throw Settings.invalid(
+                    "service.bootstrap.bind.addr", text, "is not host:port: " + e.getMessage());
+              }
+            });
   }
 
   private void bootstrap() {
@@ -279,6 +289,9 @@ public class AuthConfig {
     }
     if (bootstrapEnabled() && bootstrapToken().get().length() < 16) {
       throw new InvalidSettingException("SERVICE_BOOTSTRAP_TOKEN must be at least 16 characters");
+    }
+    if (bootstrapEnabled()) {
+      bootstrapAddress();
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.controlplane.config;
 
 import dev.controlplane.metadata.model.DurationValue;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Locale;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -36,6 +37,43 @@ public final class Settings {
 
   public static int port(String property, String text) {
     return (int) integer(property, text, 1, 65535);
+  }
+
+  /**
+   * {@code host:port} (an IPv6 host in brackets), unresolved: resolving is the binder's job. A
+   * value that does not parse throws {@link MalformedAddress}, whose message says what is wrong
+   * without naming a setting, so each caller words it for its own.
+   */
+  public static InetSocketAddress hostAndPort(String text) {
+    String value = text.trim();
+    int colon = value.lastIndexOf(':');
+    if (colon <= 0) {
+      throw new MalformedAddress("'" + value + "' has no port");
+    }
+    String host = value.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    if (host.isEmpty() || host.indexOf('[') >= 0 || host.indexOf(']') >= 0) {
+      throw new MalformedAddress("'" + value + "' has no host");
+    }
+    int port;
+    try {
+      port = Integer.parseInt(value.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new MalformedAddress("'" + value + "' has no numeric port");
+    }
+    if (port < 1 || port > 65535) {
+      throw new MalformedAddress("port " + port + " is out of range");
+    }
+    return InetSocketAddress.createUnresolved(host, port);
+  }
+
+  /** A {@code host:port} that does not parse; the message says why. */
+  public static final class MalformedAddress extends IllegalArgumentException {
+    MalformedAddress(String why) {
+      super(why);
+    }
   }
 
   /** Only {@code true} or {@code false} (any case): a typo must not silently mean false. */

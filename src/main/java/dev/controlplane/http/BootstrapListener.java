@@ -77,7 +77,7 @@ public final class BootstrapListener {
    * Binds at once (on the calling thread); requests run on {@code threads} (managed: they use JPA).
    */
   public BootstrapListener(
-      String bindAddr,
+      InetSocketAddress bindAddr,
       String token,
       BootstrapService service,
       ThreadFactory threads,
@@ -88,13 +88,23 @@ public final class BootstrapListener {
     try {
       server =
           tls.isPresent()
-              ? https(address(bindAddr), tls.get())
-              : HttpServer.create(address(bindAddr), 64);
+              ? https(resolved(bindAddr), tls.get())
+              : HttpServer.create(resolved(bindAddr), 64);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen for bootstrap on " + bindAddr, e);
+      throw new UncheckedIOException(
+          "cannot listen for bootstrap on " + bindAddr.getHostString() + ":" + bindAddr.getPort(),
+          e);
     }
     server.createContext("/", this::handle);
     server.setExecutor(executor);
+  }
+
+  private static InetSocketAddress resolved(InetSocketAddress address) throws IOException {
+    InetSocketAddress resolved = new InetSocketAddress(address.getHostString(), address.getPort());
+    if (resolved.isUnresolved()) {
+      throw new java.net.UnknownHostException("unknown host " + address.getHostString());
+    }
+    return resolved;
   }
 
   /** The node's TLS identity (reloaded with it), TLS 1.3 preferred, 1.2 accepted. */
@@ -124,16 +134,6 @@ public final class BootstrapListener {
   public void stop() {
     server.stop(0);
     executor.shutdownNow();
-  }
-
-  static InetSocketAddress address(String bindAddr) {
-    int colon = bindAddr.lastIndexOf(':');
-    if (colon <= 0) {
-      throw new IllegalArgumentException(
-          "SERVICE_BOOTSTRAP_BIND_ADDR must be host:port, got '" + bindAddr + "'");
-    }
-    String host = bindAddr.substring(0, colon).replace("[", "").replace("]", "");
-    return new InetSocketAddress(host, Integer.parseInt(bindAddr.substring(colon + 1)));
   }
 
   private void handle(HttpExchange exchange) throws IOException {

@@ -40,6 +40,38 @@ class MistypedSettingsTest {
     auth.requireBootstrapPortApart(8080, 9090);
   }
 
+  /**
+   * A bootstrap address that does not parse used to reach the listener, which reported "is not
+   * host:port" for a port out of range or an unknown host alike, after the main listeners bound.
+   */
+  @Test
+  void aBootstrapAddressThatDoesNotParseIsRefusedNamingWhatIsWrong() {
+    AuthConfig auth = new AuthConfig();
+    String[][] cases = {
+      {"127.0.0.1", "has no port"},
+      {"127.0.0.1:http", "has no numeric port"},
+      {"127.0.0.1:70000", "port 70000 is out of range"},
+      {":9999", "has no port"},
+      {"[]:9999", "has no host"},
+    };
+    for (String[] c : cases) {
+      auth.bootstrapBindAddr = Optional.of(c[0]);
+      assertThatThrownBy(auth::bootstrapAddress)
+          .as(c[0])
+          .isInstanceOf(InvalidSettingException.class)
+          .hasMessageContaining("SERVICE_BOOTSTRAP_BIND_ADDR")
+          .hasMessageContaining("is not host:port: ")
+          .hasMessageContaining(c[1]);
+    }
+    auth.bootstrapBindAddr = Optional.of("[::1]:9999");
+    assertThat(auth.bootstrapAddress())
+        .hasValueSatisfying(
+            a -> {
+              assertThat(a.getHostString()).isEqualTo("::1");
+              assertThat(a.getPort()).isEqualTo(9999);
+            });
+  }
+
   @Test
   void aMemberListThatDoesNotParseIsASettingProblemNotAStackTrace() {
     ControlPlaneConfig config = new ControlPlaneConfig();
