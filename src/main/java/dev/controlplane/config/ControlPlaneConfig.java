@@ -179,6 +179,47 @@ public class ControlPlaneConfig {
     return bindHost;
   }
 
+  /**
+   * The bind host is an address of this machine, or a wildcard. Checked before anything binds:
+   * otherwise the gRPC listener fails with "cannot assign requested address", which named its port,
+   * while Liberty's HTTP listener only logs it and retries.
+   */
+  public void requireLocalBindHost() {
+    String host = bindHost.trim();
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    if (host.equals("*")) {
+      return;
+    }
+    java.net.InetAddress[] addresses;
+    try {
+      addresses = java.net.InetAddress.getAllByName(host);
+    } catch (java.net.UnknownHostException e) {
+      throw Settings.invalid("service.controlplane.bind.host", bindHost, "does not resolve");
+    }
+    for (java.net.InetAddress address : addresses) {
+      try {
+        if (address.isAnyLocalAddress()
+            || address.isLoopbackAddress()
+            || java.net.NetworkInterface.getByInetAddress(address) != null) {
+          return;
+        }
+      } catch (java.net.SocketException e) {
+        // The interfaces cannot be listed: the bind itself will say what is wrong.
+        return;
+      }
+    }
+    throw Settings.invalid(
+        "service.controlplane.bind.host",
+        bindHost,
+        "is not an address of this machine"
+            + (host.equals(addresses[0].getHostAddress())
+                ? ""
+                : " (it resolves to " + addresses[0].getHostAddress() + ")")
+            + "; use one of its addresses, or 0.0.0.0 for all");
+  }
+
   public int grpcPort() {
     return Settings.port("service.controlplane.grpc.port", grpcPort);
   }
@@ -435,6 +476,7 @@ public class ControlPlaneConfig {
     problems.check(this::grpcPort);
     problems.check(this::httpPort);
     problems.check(this::requirePortsApart);
+    problems.check(this::requireLocalBindHost);
     problems.check(this::dbPoolSize);
     problems.check(this::dbMigrate);
     problems.check(this::heartbeatInterval);

@@ -72,6 +72,25 @@ class MistypedSettingsTest {
             });
   }
 
+  /** An unassignable bind host was reported as a problem of the gRPC port. */
+  @Test
+  void aBindHostThatIsNotAnAddressOfThisMachineIsRefusedNamingIt() {
+    ControlPlaneConfig config = new ControlPlaneConfig();
+    config.bindHost = "192.0.2.1";
+    assertThatThrownBy(config::requireLocalBindHost)
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("SERVICE_CONTROLPLANE_BIND_HOST = '192.0.2.1'")
+        .hasMessageContaining("is not an address of this machine");
+    config.bindHost = "no-such-host.invalid";
+    assertThatThrownBy(config::requireLocalBindHost)
+        .hasMessageContaining("SERVICE_CONTROLPLANE_BIND_HOST")
+        .hasMessageContaining("does not resolve");
+    for (String fine : new String[] {"127.0.0.1", "0.0.0.0", "::", "[::1]", "localhost"}) {
+      config.bindHost = fine;
+      config.requireLocalBindHost();
+    }
+  }
+
   @Test
   void aMemberListThatDoesNotParseIsASettingProblemNotAStackTrace() {
     ControlPlaneConfig config = new ControlPlaneConfig();
