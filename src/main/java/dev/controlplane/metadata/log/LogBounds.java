@@ -15,13 +15,18 @@ public record LogBounds(long head, long retainedFrom) {
     return retainedFrom - 1;
   }
 
-  /** The OUT_OF_RANGE failure for a version outside these bounds (snapshots and watches). */
+  /**
+   * The OUT_OF_RANGE failure for a version outside these bounds (snapshots and watches). Versions
+   * arrive as protobuf uint64, so one above {@link Long#MAX_VALUE} is negative here: it is compared
+   * and printed unsigned, as the client sent it.
+   */
   public dev.controlplane.error.ControlPlaneException outOfRange(long version) {
+    String sent = Long.toUnsignedString(version);
     String message =
-        version > head
-            ? "version " + version + " is ahead of the latest version " + head
+        Long.compareUnsigned(version, head) > 0
+            ? "version " + sent + " is ahead of the latest version " + head
             : "version "
-                + version
+                + sent
                 + " is older than the retained history (oldest servable version "
                 + oldestServable()
                 + "); take a new snapshot";

@@ -1,5 +1,6 @@
 package dev.controlplane.metadata.log;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,5 +49,16 @@ class LogBoundsTest {
     assertTrue(empty.covers(0));
     assertFalse(empty.covers(1));
     assertFalse(empty.covers(-1));
+  }
+
+  /** uint64 versions above Long.MAX_VALUE arrive negative; they are far ahead, not far behind. */
+  @Test
+  void aVersionAboveTheSignedRangeIsAheadAndPrintedAsSent() {
+    assertFalse(bounds.covers(-1));
+    assertThat(bounds.outOfRange(-1).getMessage())
+        .isEqualTo("version 18446744073709551615 is ahead of the latest version 100");
+    assertThat(bounds.outOfRange(101).getMessage()).contains("is ahead of the latest version 100");
+    assertThat(bounds.outOfRange(38).getMessage())
+        .contains("version 38 is older than the retained history (oldest servable version 39)");
   }
 }
