@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.controlplane.metadata.codec.YamlQuoting;
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -18,10 +19,12 @@ public final class Printer {
   public static final ObjectMapper JSON = new ObjectMapper();
   private static final ObjectMapper YAML =
       new ObjectMapper(
-          new YAMLFactory()
+          YAMLFactory.builder()
               .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
               .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-              .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR));
+              .stringQuotingChecker(new YamlQuoting())
+              .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+              .build());
   private static final DefaultPrettyPrinter PRETTY =
       new DefaultPrettyPrinter().withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE);
 

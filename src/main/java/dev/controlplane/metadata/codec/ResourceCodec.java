@@ -45,6 +45,7 @@ public final class ResourceCodec {
         YAMLFactory.builder()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .stringQuotingChecker(new YamlQuoting())
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
