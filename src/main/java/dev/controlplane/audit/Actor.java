@@ -1,5 +1,7 @@
 package dev.controlplane.audit;
 
+import dev.controlplane.metadata.model.Text;
+
 /**
  * Who asks, as far as the service knows: the principal and its kind, and where the request came
  * from. Adapters build it (HTTP: the connection's remote address, never {@code X-Forwarded-For};
@@ -35,7 +37,12 @@ public record Actor(String principal, String principalType, String sourceIp, Str
     return new Actor(principal, principalType, sourceIp, userAgent);
   }
 
+  /**
+   * At most {@value #MAX_AGENT} characters, one line: a NUL in a {@code User-Agent} made the
+   * database refuse the write it came with, and every exchange record batched with it.
+   */
   private static String clip(String text) {
-    return text == null || text.length() <= MAX_AGENT ? text : text.substring(0, MAX_AGENT);
+    return Text.asLine(
+        text == null || text.length() <= MAX_AGENT ? text : text.substring(0, MAX_AGENT));
   }
 }

@@ -2,6 +2,7 @@ package dev.controlplane.audit;
 
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.db.Params;
+import dev.controlplane.error.Failures;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -157,12 +158,25 @@ public class ExchangeAudit {
     queue.drainTo(batch, BATCH - batch.size());
   }
 
-  private void insertOrDrop(List<AuditRecord> batch) {
+  /**
+   * A value the database refuses (SQLSTATE 22) fails the whole batch, and would fail it on every
+   * attempt: the rows are then inserted one by one, so only the row holding it is dropped, not the
+   * records of other callers batched with it.
+   */
+  void insertOrDrop(List<AuditRecord> batch) {
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
         insert(batch);
         return;
       } catch (SQLException e) {
+        if (refusesAValue(e)) {
+          if (batch.size() == 1) {
+            drop(1, "the database refused a value of it: " + e.getMessage());
+          } else {
+            batch.forEach(row -> insertOrDrop(List.of(row)));
+          }
+          return;
+        }
         LOG.warning("storing " + batch.size() + " exchange audit row(s) failed: " + e.getMessage());
         if (attempt < ATTEMPTS && !pause()) {
           break;
@@ -170,6 +184,16 @@ public class ExchangeAudit {
       }
     }
     drop(batch.size(), "the database refused them");
+  }
+
+  /** A batch's failure names its cause in the chain of next exceptions, not of causes. */
+  private static boolean refusesAValue(SQLException e) {
+    for (SQLException next = e; next != null; next = next.getNextException()) {
+      if (Failures.isDataException(next)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void insert(List<AuditRecord> batch) throws SQLException {

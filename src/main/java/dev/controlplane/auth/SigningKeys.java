@@ -75,10 +75,13 @@ public class SigningKeys implements TenantSetup {
     createActive(write, tenant);
   }
 
-  /** A new active key for a tenant that has none, audited as its creation. */
+  /**
+   * A new active key for a tenant that has none, audited as its creation beside the operation's own
+   * record (the tenant's creation, when it is one).
+   */
   void createActive(WriteContext write, String tenant) {
     SigningKey created = createFirst(write, tenant);
-    write.audit(keyEntry("create", tenant, created.kid()));
+    write.auditBeside(keyEntry("create", tenant, created.kid()));
   }
 
   /**

@@ -54,6 +54,7 @@ public final class WriteContext {
   final List<MetadataUpdate> updates = new ArrayList<>();
   final List<SqlStatement> logRows = new ArrayList<>();
   final List<AuditEntry> auditEntries = new ArrayList<>();
+  private final List<AuditEntry> besideEntries = new ArrayList<>();
   final List<AuditRecord> auditRecords = new ArrayList<>();
   private boolean routine;
 
@@ -151,6 +152,15 @@ public final class WriteContext {
   }
 
   /**
+   * Records a side effect beside the operation's own record: a new tenant's first signing key is
+   * audited as created, and the tenant's creation still gets the record its change gives. Unlike
+   * {@link #audit}, it does not stand in for that record.
+   */
+  public void auditBeside(AuditEntry entry) {
+    besideEntries.add(entry);
+  }
+
+  /**
    * Marks this operation's side records as routine bookkeeping (heartbeats, change-log trimming):
    * no audit record unless it also describes one or changes versioned metadata. Kubernetes' audit
    * policies drop node heartbeats for the same reason: they would drown everything else.
@@ -167,13 +177,13 @@ public final class WriteContext {
     if (statements.isEmpty() && updates.isEmpty()) {
       return;
     }
-    List<AuditEntry> entries = auditEntries;
-    if (entries.isEmpty()) {
-      entries =
-          !updates.isEmpty()
-              ? List.of(AuditEntries.of(updates))
-              : routine ? List.of() : List.of(AuditEntry.of("write", "write", "write", null));
+    List<AuditEntry> entries = new ArrayList<>(auditEntries);
+    if (entries.isEmpty() && !updates.isEmpty()) {
+      entries.add(AuditEntries.of(updates));
+    } else if (entries.isEmpty() && besideEntries.isEmpty() && !routine) {
+      entries.add(AuditEntry.of("write", "write", "write", null));
     }
+    entries.addAll(besideEntries);
     Long version = updates.isEmpty() ? null : state.version();
     for (AuditEntry entry : entries) {
       AuditRecord record =

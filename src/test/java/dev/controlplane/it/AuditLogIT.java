@@ -178,6 +178,53 @@ class AuditLogIT {
     assertThat(d.path("action").asText()).isEqualTo("delete");
   }
 
+  /**
+   * A new tenant gets its first signing key in the same operation; that key's record stood in for
+   * the operation's own, so no tenant.create record was ever written.
+   */
+  @Test
+  void aTenantsCreationIsRecordedBesideItsFirstSigningKey() {
+    Http operator = new Http(SharedServer.httpPort(), SharedServer.OPERATOR_TOKEN);
+    String created = "audit-created";
+    Http.Reply reply = operator.put("/v1/tenants/" + created, Http.tenant(created, "new"));
+    assertThat(reply.status()).as(reply.body()).isEqualTo(201);
+
+    Http.Reply tenant = operator.get("/v1/audit?tenant=" + created + "&operation=tenant.create");
+    assertThat(tenant.status()).as(tenant.body()).isEqualTo(200);
+    assertThat(tenant.json().path("records")).hasSize(1);
+    JsonNode t = tenant.json().path("records").get(0);
+    assertThat(t.path("resource").asText()).isEqualTo("tenant:" + created);
+    assertThat(t.path("principal_type").asText()).isEqualTo("operator");
+    assertThat(t.path("version").asLong()).isEqualTo(reply.version());
+
+    Http.Reply key = operator.get("/v1/audit?tenant=" + created + "&operation=signing_key.create");
+    assertThat(key.json().path("records")).hasSize(1);
+    assertThat(key.json().path("records").get(0).path("version").asLong())
+        .isEqualTo(reply.version());
+  }
+
+  /**
+   * PostgreSQL cannot store a NUL: a User-Agent holding one made the write it came with fail with
+   * 400, and poisoned every exchange record batched with it. It is recorded with the character
+   * replaced.
+   */
+  @Test
+  void aUserAgentWithControlCharactersNeitherFailsTheWriteNorIsStoredAsSent() {
+    Http operator = new Http(SharedServer.httpPort(), SharedServer.OPERATOR_TOKEN);
+    String created = "audit-nul-agent";
+    Http.Reply reply =
+        operator.sendVerbatim(
+            "PUT",
+            "/v1/tenants/" + created,
+            "User-Agent: evil\u0000agent\u001b[31m\r\n",
+            Http.tenant(created, "x"));
+    assertThat(reply.status()).as(reply.body()).isEqualTo(201);
+    Http.Reply records = operator.get("/v1/audit?tenant=" + created + "&operation=tenant.create");
+    assertThat(records.json().path("records")).hasSize(1);
+    assertThat(records.json().path("records").get(0).path("user_agent").asText())
+        .isEqualTo("evil\uFFFDagent\uFFFD[31m");
+  }
+
   @Test
   void aGrpcWriteIsRecordedWithItsCallerAndTheGrpcUserAgent() {
     try (Grpc grpc = new Grpc(SharedServer.grpcPort(), alice)) {

@@ -27,6 +27,31 @@ public final class Text {
     return text != null && accepted(text, true);
   }
 
+  /**
+   * {@code text} made one line by replacing what {@link #isLine} refuses with U+FFFD: for what the
+   * service records but does not take from a request's fields (a client's {@code User-Agent}),
+   * where refusing the request would be wrong and storing the text as sent is impossible.
+   */
+  public static String asLine(String text) {
+    if (text == null || isLine(text)) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        out.append(c).append(text.charAt(++i));
+      } else if (Character.isSurrogate(c) || Character.isISOControl(c)) {
+        out.append('\uFFFD');
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
   private static boolean accepted(String text, boolean lineBreaks) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);

@@ -133,16 +133,30 @@ public final class Http {
    * percent-encoding, which real clients do send. {@link Reply#raw()} is null.
    */
   public Reply sendVerbatim(String method, String target) {
+    return sendVerbatim(method, target, "", null);
+  }
+
+  /**
+   * The same with header lines sent as given ({@code "Name: value\r\n"} each, bytes no client
+   * library lets through, such as a NUL) and a JSON body when {@code body} is not null.
+   */
+  public Reply sendVerbatim(String method, String target, String headerLines, String body) {
     try (Socket socket = new Socket("127.0.0.1", port)) {
       socket.setSoTimeout((int) timeout.toMillis());
+      byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
       String request =
           method
               + " "
               + target
               + " HTTP/1.0\r\nHost: 127.0.0.1\r\n"
               + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
+              + headerLines
+              + (body == null
+                  ? ""
+                  : "Content-Type: application/json\r\nContent-Length: " + content.length + "\r\n")
               + "\r\n";
-      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().write(content);
       String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       int headersEnd = response.indexOf("\r\n\r\n");
       String[] head = response.substring(0, headersEnd).split("\r\n");

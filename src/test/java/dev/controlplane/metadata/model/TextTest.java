@@ -27,4 +27,13 @@ class TextTest {
     assertThat(Text.isLines("\uDE00 low first")).isFalse();
     assertThat(Text.isLines("high last \uD83D")).isFalse();
   }
+
+  @Test
+  void asLineReplacesWhatALineRefusesAndKeepsTheRest() {
+    assertThat(Text.asLine("evil\u0000agent\r\n/1.0 \uD83D\uDE80 \uD800"))
+        .isEqualTo("evil\uFFFDagent\uFFFD\uFFFD/1.0 \uD83D\uDE80 \uFFFD");
+    assertThat(Text.asLine("curl/8.5.0")).isEqualTo("curl/8.5.0");
+    assertThat(Text.asLine(null)).isNull();
+    assertThat(Text.isLine(Text.asLine("\u0001\uDC00x\u007f"))).isTrue();
+  }
 }
