@@ -106,10 +106,15 @@ public final class UpstreamKeySets {
     synchronized (entry) {
       Instant now = clock.instant();
       entry.lastUsed = now;
-      boolean fresh = entry.keys != null && entry.fetchedAt.plus(ttl).isAfter(now);
-      // Before joining a fetch in progress: anyone may force one with an invented kid, and the
-      // tokens of the keys already held must not wait on it, nor fail with it.
-      if (fresh && !forced) {
+      // Tokens of the keys already held never wait on a fetch nor fail with one: not one forced
+      // with an invented kid, nor the refresh due when the set is older than the cache TTL, which
+      // runs in the background while the held set is served. Waiting on it, only 32 requests could
+      // wait and the rest of a busy node's exchanges were refused every TTL.
+      if (entry.keys != null && !forced) {
+        boolean fresh = entry.fetchedAt.plus(ttl).isAfter(now);
+        if (!fresh && entry.inflight == null && !throttled(entry, now)) {
+          fetch(entry, issuer, now);
+        }
         return CompletableFuture.completedFuture(entry.keys);
       }
       if (entry.inflight != null) {
@@ -124,15 +129,20 @@ public final class UpstreamKeySets {
             ? CompletableFuture.completedFuture(entry.keys)
             : refused("the issuer's signing keys are unavailable; retry later");
       }
-      CompletableFuture<IssuerKeys> fetch = new CompletableFuture<>();
-      entry.inflight = fetch;
       entry.waiters = 1;
-      entry.lastAttempt = now;
-      fetcher
-          .fetchAsync(issuer)
-          .whenComplete((keys, failure) -> settle(entry, issuer, fetch, keys, failure));
-      return fetch;
+      return fetch(entry, issuer, now);
     }
+  }
+
+  /** Starts a fetch of the issuer's keys; the caller holds the entry's lock. */
+  private CompletableFuture<IssuerKeys> fetch(Entry entry, IssuerRecord issuer, Instant now) {
+    CompletableFuture<IssuerKeys> fetch = new CompletableFuture<>();
+    entry.inflight = fetch;
+    entry.lastAttempt = now;
+    fetcher
+        .fetchAsync(issuer)
+        .whenComplete((keys, failure) -> settle(entry, issuer, fetch, keys, failure));
+    return fetch;
   }
 
   /**

@@ -147,4 +147,30 @@ class UpstreamKeySetsTest {
     fetchesMade.get(2).completeExceptionally(new java.io.IOException("key server down"));
     assertThat(stale.join()).isSameAs(known);
   }
+
+  /**
+   * Past the cache TTL the held set was refetched with every request waiting on the fetch: the
+   * first 32 waited, every other exchange of a busy node was refused until the fetch ended. The
+   * held keys are now served at once while one refresh runs behind them, and replaced when it ends.
+   */
+  @Test
+  void aKeySetPastItsTtlIsServedAtOnceWhileOneRefreshRunsBehindIt() {
+    UpstreamKeySets held = new UpstreamKeySets(controlled(), TTL, REFRESH, clock);
+    IssuerRecord idp = issuer("https://idp.example/jwks");
+    CompletableFuture<IssuerKeys> first = held.keys("acme", idp);
+    fetchesMade.get(0).complete(new JWKSet());
+    IssuerKeys known = first.join();
+
+    now = now.plus(TTL).plusSeconds(1);
+    for (int i = 0; i < 4 * UpstreamKeySets.MAX_WAITERS; i++) {
+      CompletableFuture<IssuerKeys> served = held.keys("acme", idp);
+      assertThat(served).as("request %d", i).isCompleted();
+      assertThat(served.join()).isSameAs(known);
+    }
+    assertThat(fetchesMade).as("one refresh for all of them").hasSize(2);
+    fetchesMade.get(1).complete(new JWKSet());
+    IssuerKeys refreshed = held.keys("acme", idp).join();
+    assertThat(refreshed).isNotSameAs(known);
+    assertThat(fetchesMade).hasSize(2);
+  }
 }
