@@ -41,7 +41,45 @@ public final class PemFiles {
       throw new TlsFileException(
           keyFile, "is not the private key of the certificate in " + certFile, null);
     }
+    requireValidNow(certFile, chain, java.time.Instant.now());
     return new Identity(key, chain);
+  }
+
+  /**
+   * Every certificate of the chain is valid now: an expired one (a renewal job that wrote a stale
+   * file) was loaded, and on a reload replaced a good one, failing every client's handshake on all
+   * the listeners. Refused, it stops the start; on a reload the previous files stay in use and the
+   * new ones are tried again at each check, so one that is not valid yet is taken once it is.
+   */
+  static void requireValidNow(Path certFile, X509Certificate[] chain, java.time.Instant now)
+      throws TlsFileException {
+    for (int i = 0; i < chain.length; i++) {
+      String which = i == 0 ? "its certificate" : "certificate " + (i + 1) + " of its chain";
+      java.time.Instant notAfter = chain[i].getNotAfter().toInstant();
+      java.time.Instant notBefore = chain[i].getNotBefore().toInstant();
+      if (now.isAfter(notAfter)) {
+        throw new TlsFileException(
+            certFile,
+            "holds an expired certificate: "
+                + which
+                + " ("
+                + chain[i].getSubjectX500Principal().getName()
+                + ") expired at "
+                + notAfter,
+            null);
+      }
+      if (now.isBefore(notBefore)) {
+        throw new TlsFileException(
+            certFile,
+            "holds a certificate that is not valid yet: "
+                + which
+                + " ("
+                + chain[i].getSubjectX500Principal().getName()
+                + ") is valid from "
+                + notBefore,
+            null);
+      }
+    }
   }
 
   /** Reads one or more PEM certificates (a chain, or a CA bundle). */

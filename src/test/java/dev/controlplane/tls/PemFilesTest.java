@@ -49,4 +49,38 @@ class PemFilesTest {
     var e = assertThrows(PemFiles.TlsFileException.class, () -> PemFiles.certificates(missing));
     assertTrue(e.getMessage().startsWith(missing.toString()), e.getMessage());
   }
+
+  @Test
+  void refusesAnExpiredCertificateNamingTheFileAndWhenItExpired() throws Exception {
+    var certs = new Certificates(dir);
+    Pair expired = certs.expiredServer(certs.ca("ca"), "stale");
+    var e =
+        assertThrows(
+            PemFiles.TlsFileException.class,
+            () -> PemFiles.identity(expired.cert(), expired.key()));
+    assertEquals(expired.cert(), e.file());
+    assertTrue(e.getMessage().contains("holds an expired certificate"), e.getMessage());
+    assertTrue(e.getMessage().contains("CN=stale"), e.getMessage());
+  }
+
+  @Test
+  void refusesAChainWithACertificateNotValidYetOrExpiredByThen() throws Exception {
+    var certs = new Certificates(dir);
+    Pair server = certs.server(certs.ca("ca"), "node-1");
+    var chain = PemFiles.certificates(server.cert());
+    java.time.Instant issued = chain[0].getNotBefore().toInstant();
+    var early =
+        assertThrows(
+            PemFiles.TlsFileException.class,
+            () -> PemFiles.requireValidNow(server.cert(), chain, issued.minusSeconds(60)));
+    assertTrue(early.getMessage().contains("is not valid yet"), early.getMessage());
+    var late =
+        assertThrows(
+            PemFiles.TlsFileException.class,
+            () ->
+                PemFiles.requireValidNow(
+                    server.cert(), chain, issued.plus(java.time.Duration.ofDays(3))));
+    assertTrue(late.getMessage().contains("expired at"), late.getMessage());
+    PemFiles.requireValidNow(server.cert(), chain, issued.plusSeconds(60));
+  }
 }

@@ -108,6 +108,17 @@ class TransportSecurityTest {
     }
   }
 
+  /** A renewal job that writes a stale file must not take TLS down on every listener. */
+  @Test
+  void aRotationToAnExpiredCertificateKeepsThePreviousIdentity() throws Exception {
+    try (var tls = TransportSecurity.start(settings(files), Optional.empty())) {
+      Certificates.install(certs.expiredServer(ca, "stale"), files);
+      var e = assertThrows(PemFiles.TlsFileException.class, () -> tls.reload(false));
+      assertEquals(true, e.getMessage().contains("expired"), e.getMessage());
+      assertEquals("CN=first", served(tls));
+    }
+  }
+
   @Test
   void anUnusableFileAtStartNamesItsSetting() throws Exception {
     Pair broken = new Pair(files.cert(), dir.resolve("absent.key"));

@@ -61,18 +61,23 @@ public final class Certificates {
    * certificate, as cluster members present theirs when they connect to each other.
    */
   public Pair server(Pair ca, String name) throws IOException, InterruptedException {
-    return signed(
-        ca,
-        name,
-        "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n");
+    return signed(ca, name, SERVER_EXTENSIONS, 2);
   }
+
+  /** The same, expired: valid until a day before it was issued ({@code -days -1}). */
+  public Pair expiredServer(Pair ca, String name) throws IOException, InterruptedException {
+    return signed(ca, name, SERVER_EXTENSIONS, -1);
+  }
+
+  private static final String SERVER_EXTENSIONS =
+      "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n";
 
   /** A client certificate with common name {@code cn} signed by {@code ca}. */
   public Pair client(Pair ca, String cn) throws IOException, InterruptedException {
-    return signed(ca, cn, "extendedKeyUsage=clientAuth\n");
+    return signed(ca, cn, "extendedKeyUsage=clientAuth\n", 2);
   }
 
-  private Pair signed(Pair ca, String cn, String extensions)
+  private Pair signed(Pair ca, String cn, String extensions, int days)
       throws IOException, InterruptedException {
     String base = cn + "-" + ca.cert().getFileName().toString().replace(".pem", "");
     Pair pair = new Pair(dir.resolve(base + ".pem"), dir.resolve(base + ".key"));
@@ -101,7 +106,7 @@ public final class Certificates {
         "-out",
         pair.cert().toString(),
         "-days",
-        "2",
+        Integer.toString(days),
         "-extfile",
         ext.toString());
     return pair;
