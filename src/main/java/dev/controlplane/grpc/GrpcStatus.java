@@ -52,7 +52,24 @@ final class GrpcStatus {
                   LEADER, leader.grpcAddress() != null ? leader.grpcAddress() : leader.nodeId());
               trailers.put(LEADER_ID, leader.nodeId());
             });
-    return status.withDescription(e.getMessage()).asRuntimeException(trailers);
+    return status.withDescription(description(e)).asRuntimeException(trailers);
+  }
+
+  /**
+   * The message, and each invalid field when there are several: HTTP lists them in the problem's
+   * {@code errors}, and "3 fields are invalid" alone left a client nothing to act on.
+   */
+  private static String description(ControlPlaneException e) {
+    if (e.fieldErrors().size() < 2) {
+      return e.getMessage();
+    }
+    StringBuilder out = new StringBuilder(e.getMessage()).append(": ");
+    String separator = "";
+    for (ControlPlaneException.FieldError error : e.fieldErrors()) {
+      out.append(separator).append(error.field()).append(": ").append(error.message());
+      separator = "; ";
+    }
+    return out.toString();
   }
 
   private static StatusRuntimeException internal(Throwable failure) {

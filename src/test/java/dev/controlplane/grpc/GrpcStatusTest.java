@@ -1,0 +1,28 @@
+package dev.controlplane.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.controlplane.error.ControlPlaneException;
+import io.grpc.Status;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GrpcStatusTest {
+
+  /** HTTP lists every invalid field; a gRPC client got "3 fields are invalid" and nothing else. */
+  @Test
+  void aStatusOfSeveralInvalidFieldsNamesEachOfThem() {
+    var status =
+        GrpcStatus.of(
+            ControlPlaneException.validation(
+                List.of(
+                    new ControlPlaneException.FieldError("spec.shards", "must be at least 1"),
+                    new ControlPlaneException.FieldError(
+                        "spec.retention.time", "is not a duration"))));
+    assertThat(status.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(status.getStatus().getDescription())
+        .isEqualTo(
+            "2 fields are invalid: spec.shards: must be at least 1;"
+                + " spec.retention.time: is not a duration");
+  }
+}
