@@ -101,10 +101,13 @@ final class AdminAuthorizer implements ServerInterceptor {
 
   /**
    * Operations on the whole cluster (brokers, cluster-wide rebalancing) belong to the platform
-   * operator.
+   * operator. Any other bearer is verified first, as over HTTP: one that is no valid credential is
+   * UNAUTHENTICATED (fix the token), a valid service token PERMISSION_DENIED (ask the operator).
    */
   void requireOperator() {
-    if (!isOperator(BEARER.get())) {
+    String bearer = BEARER.get();
+    if (!isOperator(bearer)) {
+      tokens.verifyForItsTenant(bearer);
       throw new ControlPlaneException(
           ErrorCode.FORBIDDEN, "this needs the platform operator credential");
     }

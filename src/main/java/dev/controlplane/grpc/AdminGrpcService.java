@@ -366,6 +366,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
       }
       auth.require(r.getTenantId(), Action.TENANT_MANAGE, RbacObject.tenant(r.getTenantId()));
     } else if (r.getStream().isEmpty()) {
+      check("tenant_id", r.getTenantId());
       check("namespace", r.getNamespace());
       auth.require(
           r.getTenantId(),

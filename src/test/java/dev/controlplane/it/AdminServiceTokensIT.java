@@ -15,6 +15,7 @@ import dev.controlplane.proto.v1.CreateStreamRequest;
 import dev.controlplane.proto.v1.ListStreamsRequest;
 import dev.controlplane.proto.v1.RebalanceShardsRequest;
 import dev.controlplane.proto.v1.RegisterBrokerRequest;
+import dev.controlplane.proto.v1.RemoveBrokerRequest;
 import dev.controlplane.proto.v1.SetBrokerStatusRequest;
 import dev.controlplane.proto.v1.StreamSpec;
 import io.grpc.Status;
@@ -226,5 +227,44 @@ class AdminServiceTokensIT {
     assertThat(codeOf(() -> as(foreign).createStream(create("orders", "x"))))
         .as("tid must be the request's tenant")
         .isEqualTo(Status.Code.UNAUTHENTICATED);
+    // Operator-only RPCs answered PERMISSION_DENIED to any credential that was not the operator's,
+    // a forged one included: "ask for a permission" where the token itself must be fixed.
+    var drain =
+        SetBrokerStatusRequest.newBuilder()
+            .setBrokerId("svc-broker")
+            .setStatus(BrokerStatus.BROKER_STATUS_DRAINING)
+            .build();
+    assertThat(codeOf(() -> as("not.a.jwt").setBrokerStatus(drain)))
+        .isEqualTo(Status.Code.UNAUTHENTICATED);
+    assertThat(
+            codeOf(
+                () ->
+                    as(upstream)
+                        .removeBroker(
+                            RemoveBrokerRequest.newBuilder().setBrokerId("svc-broker").build())))
+        .isEqualTo(Status.Code.UNAUTHENTICATED);
+    assertThat(
+            codeOf(
+                () ->
+                    as("garbage")
+                        .rebalanceShards(
+                            RebalanceShardsRequest.newBuilder().setDryRun(true).build())))
+        .isEqualTo(Status.Code.UNAUTHENTICATED);
+  }
+
+  /** A malformed tenant name is the request's mistake, not a tenant that does not exist. */
+  @Test
+  void aNamespaceRebalanceWithAMalformedTenantNameIsInvalid() {
+    assertThat(
+            codeOf(
+                () ->
+                    as(alice)
+                        .rebalanceShards(
+                            RebalanceShardsRequest.newBuilder()
+                                .setTenantId("BAD")
+                                .setNamespace("orders")
+                                .setDryRun(true)
+                                .build())))
+        .isEqualTo(Status.Code.INVALID_ARGUMENT);
   }
 }
