@@ -71,7 +71,7 @@ public class BrokerHealthQueries {
                     + " SELECT s->>'stream' AS stream, coalesce(s->>'shard_id', '0') AS shard,"
                     + " sum(coalesce((s->>'active_subscribers')::bigint, 0)) AS subscribers,"
                     + " sum(coalesce((s->>'publish_rate')::float8, 0)) FILTER (WHERE s->>'role' = 'SHARD_ROLE_LEADER') AS rate,"
-                    + " sum(coalesce((s->>'storage_bytes')::bigint, 0)) AS bytes,"
+                    + " sum(coalesce((s->>'storage_bytes')::numeric, 0)) AS bytes,"
                     + " bool_or(s->>'role' = 'SHARD_ROLE_LEADER') AS led,"
                     + " bool_and(coalesce((s->>'in_sync')::boolean, false)) AS in_sync"
                     + SHARDS
@@ -86,10 +86,22 @@ public class BrokerHealthQueries {
           new StreamMetrics(
               ((Number) r[1]).longValue(),
               r[2] == null ? 0 : ((Number) r[2]).doubleValue(),
-              ((Number) r[3]).longValue(),
+              saturated((Number) r[3]),
               ((Number) r[4]).intValue(),
               ((Number) r[5]).intValue()));
     }
     return out;
+  }
+
+  /**
+   * A sum of brokers' {@code storage_bytes} (uint64 each) as a long, at most {@link
+   * Long#MAX_VALUE}: a broker reporting 2^64 - 1 (an "unknown" marker) made the cast to bigint fail
+   * every listing of the namespace's streams, and a large sum wrapped to a negative size.
+   */
+  static long saturated(Number sum) {
+    java.math.BigDecimal value = new java.math.BigDecimal(sum.toString());
+    return value.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) >= 0
+        ? Long.MAX_VALUE
+        : value.longValue();
   }
 }

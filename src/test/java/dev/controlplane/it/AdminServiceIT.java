@@ -350,6 +350,48 @@ class AdminServiceIT {
         .isEqualTo(Status.Code.NOT_FOUND);
   }
 
+  /**
+   * storage_bytes is a uint64: a broker reporting 2^64 - 1 (an "unknown" marker) made every listing
+   * of the namespace fail with INVALID_ARGUMENT, blaming the caller. The sum saturates instead.
+   */
+  @Test
+  void aBrokerReportingTheLargestStorageNeitherBreaksNorWrapsTheListing() {
+    admin().createStream(create("ns", "huge", 2, 1));
+    List<ShardStatus> reports = new java.util.ArrayList<>();
+    for (int shard = 0; shard < 2; shard++) {
+      reports.add(
+          ShardStatus.newBuilder()
+              .setTenantId("admin")
+              .setNamespace("ns")
+              .setStream("huge")
+              .setShardId(shard)
+              .setRole(ShardRole.SHARD_ROLE_LEADER)
+              .setStorageBytes(-1L)
+              .build());
+    }
+    REPORTS.put("adm-b", reports);
+    try {
+      grpc.brokers()
+          .reportHealth(
+              ReportHealthRequest.newBuilder()
+                  .setBrokerId("adm-b")
+                  .addAllShardStatus(reports)
+                  .build());
+      var listed =
+          admin()
+              .listStreams(
+                  ListStreamsRequest.newBuilder()
+                      .setTenantId("admin")
+                      .setNamespace("ns")
+                      .setFilter("huge")
+                      .build());
+      assertThat(listed.getStreams(0).getMetrics().getStorageBytes()).isEqualTo(Long.MAX_VALUE);
+      assertThat(listed.getStreams(0).getMetrics().getShardsReporting()).isEqualTo(2);
+    } finally {
+      REPORTS.remove("adm-b");
+    }
+  }
+
   @Test
   void aDeletedStreamIsPurgedAfterItsGracePeriodAndItsNameFreed() throws Exception {
     admin().createStream(create("ns", "short-lived", 1, 1));
