@@ -51,20 +51,30 @@ public final class Failures {
         "a value of the request cannot be stored or compared: the database refused it");
   }
 
-  private static boolean isDatabaseUnavailable(Throwable failure) {
+  static boolean isDatabaseUnavailable(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql) {
         String state = sql.getSQLState();
         // 08: connection lost or refused (also "no primary among the hosts"); 57P: the server is
-        // shutting down or restarting; 53300: too many connections; 25006: a read-only transaction,
-        // i.e. the connection reached a standby (a failover is in progress).
+        // shutting down or restarting; 53: out of connections, memory or disk; 25006: a read-only
+        // transaction, i.e. the connection reached a standby (a failover is in progress). Refused
+        // at connection: 28 (a password rotated), 3D000 (the database is gone), 55000 (it does
+        // not accept connections now).
         if (state != null
             && (state.startsWith("08")
                 || state.startsWith("57P")
-                || state.equals("53300")
+                || state.startsWith("53")
+                || state.startsWith("28")
+                || state.equals("3D000")
+                || state.equals("55000")
                 || state.equals("25006"))) {
           return true;
         }
+      }
+      // Hibernate's words for any failure to get a connection, whatever the database answered.
+      if (t.getMessage() != null
+          && t.getMessage().startsWith("Unable to acquire JDBC Connection")) {
+        return true;
       }
       String name = t.getClass().getName();
       if (name.equals("jakarta.resource.ResourceException")
