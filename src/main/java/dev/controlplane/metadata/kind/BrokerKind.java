@@ -25,8 +25,13 @@ import java.util.regex.Pattern;
 /** Broker: document fields, the {@code brokers} table and the protobuf {@code Broker}. */
 final class BrokerKind extends Kind<Broker> {
 
+  /**
+   * A host name or IPv4 address, or an IPv6 address in brackets, then the port: clients split the
+   * address at its last colon, so a colon or bracket elsewhere ({@code a:b:80}) gave them a host
+   * they could not dial.
+   */
   private static final Pattern HOST_PORT =
-      Pattern.compile("^[A-Za-z0-9._:\\[\\]-]{1,253}:[0-9]{1,5}$");
+      Pattern.compile("^(?:[A-Za-z0-9._-]{1,253}|\\[[0-9A-Fa-f:.]{2,45}\\]):[0-9]{1,5}$");
 
   BrokerKind() {
     super(ResourceKind.BROKER, Broker.class);
@@ -45,7 +50,9 @@ final class BrokerKind extends Kind<Broker> {
             Set.of("address", "region", "availability_zone", "labels", "capacity", "status"));
     String address = r.string(spec, "address", "spec.address", true);
     if (address != null && !isHostPort(address)) {
-      r.error("spec.address", "must be host:port with a port from 1 to 65535");
+      r.error(
+          "spec.address",
+          "must be host:port (an IPv6 host in brackets) with a port from 1 to 65535");
     }
     String region = text(spec, "region", "spec.region", r);
     String zone = text(spec, "availability_zone", "spec.availability_zone", r);

@@ -388,7 +388,15 @@ class ResourceCodecTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"h:1", "broker-1.internal:9092", "10.0.0.1:65535", "[::1]:9092"})
+  @ValueSource(
+      strings = {
+        "h:1",
+        "broker-1.internal:9092",
+        "10.0.0.1:65535",
+        "[::1]:9092",
+        "[fe80::1:2]:9092",
+        "kafka_0:9092"
+      })
   void brokerAddressInHostPortFormIsAccepted(String address) {
     Broker b = (Broker) codec.read(json(brokerDoc(address)), ResourceKind.BROKER, NO_IDENTITY);
     assertEquals(address, b.address());
@@ -404,6 +412,10 @@ class ResourceCodecTest {
         "host:123456",
         "host :9092",
         "host:9092/x",
+        "a:b:80",
+        "::1:9092",
+        "[host]:9092",
+        "ho[st]:9092",
         ""
       })
   void brokerAddressNotInHostPortFormIsRejected(String address) {
