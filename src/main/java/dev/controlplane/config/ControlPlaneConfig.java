@@ -507,17 +507,29 @@ public class ControlPlaneConfig {
                 "service.controlplane.raft.failure.timeout", raftFailureTimeout, "is below 500ms");
           }
         });
-    problems.check(
-        () -> {
-          var members = clusterMembers();
-          if (!members.isEmpty() && !members.contains(nodeId)) {
-            throw Settings.invalid(
-                "service.controlplane.node.id",
-                nodeId,
-                "is not one of SERVICE_CONTROLPLANE_CLUSTER_MEMBERS " + members.ids());
-          }
-        });
+    problems.check(this::requireUsableMemberList);
     problems.check(this::checkRaftDataDir);
+  }
+
+  /** The member list is a cluster (none, or several nodes) and names this node. */
+  void requireUsableMemberList() {
+    var members = clusterMembers();
+    if (members.ids().size() == 1) {
+      // A Raft group of one is a majority of itself: a node whose list was cut to its own
+      // entry led alone, took the fencing term from the real cluster once its leader
+      // stopped, and kept the others from electing one while it ran.
+      throw Settings.invalid(
+          "service.controlplane.cluster.members",
+          clusterMembers.orElse(""),
+          "names a single node: leave it empty for a single node, or list every member"
+              + " of the cluster (3 or 5) on every node");
+    }
+    if (!members.isEmpty() && !members.contains(nodeId)) {
+      throw Settings.invalid(
+          "service.controlplane.node.id",
+          nodeId,
+          "is not one of SERVICE_CONTROLPLANE_CLUSTER_MEMBERS " + members.ids());
+    }
   }
 
   /** Raft keeps its term and vote there: a node that cannot must not join the cluster. */

@@ -91,6 +91,25 @@ class MistypedSettingsTest {
     }
   }
 
+  /**
+   * A list cut to the node's own entry made it a Raft group of one, its own majority: it led alone
+   * and, once the real leader stopped, took the fencing term from the real cluster.
+   */
+  @Test
+  void aMemberListOfOneNodeIsRefused() {
+    ControlPlaneConfig config = new ControlPlaneConfig();
+    config.nodeId = "cp2";
+    config.clusterMembers = Optional.of("cp2=127.0.0.1:7801");
+    assertThatThrownBy(config::requireUsableMemberList)
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS = 'cp2=127.0.0.1:7801'")
+        .hasMessageContaining("names a single node");
+    config.clusterMembers = Optional.of("cp1=127.0.0.1:7800,cp2=127.0.0.1:7801,cp3=127.0.0.1:7802");
+    config.requireUsableMemberList();
+    config.clusterMembers = Optional.empty();
+    config.requireUsableMemberList();
+  }
+
   @Test
   void aMemberListThatDoesNotParseIsASettingProblemNotAStackTrace() {
     ControlPlaneConfig config = new ControlPlaneConfig();
