@@ -68,6 +68,9 @@ public final class BootstrapListener {
     }
   }
 
+  private static final java.util.Set<String> BODY_FIELDS =
+      java.util.Set.of("display_name", "idp_issuers", "initial_admin_principals");
+
   private final HttpServer server;
   private final ExecutorService executor;
   private final byte[] secret;
@@ -186,12 +189,15 @@ public final class BootstrapListener {
     }
     try {
       JsonNode body = JsonBodies.parse(read(exchange.getRequestBody()), false);
+      JsonBodies.onlyFields(body, BODY_FIELDS);
       List<IssuerRecord> issuers = new ArrayList<>();
       JsonNode list = body.path("idp_issuers");
       if (!list.isMissingNode() && !list.isArray()) {
         throw ControlPlaneException.validation("idp_issuers", "must be an array");
       }
-      list.forEach(node -> issuers.add(JsonBodies.issuer(node)));
+      for (int i = 0; i < list.size(); i++) {
+        issuers.add(JsonBodies.issuer(list.get(i), "idp_issuers[" + i + "]."));
+      }
       var request =
           new BootstrapService.Request(
               JsonBodies.text(body, "display_name"),

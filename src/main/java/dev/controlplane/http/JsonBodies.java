@@ -71,11 +71,19 @@ final class JsonBodies {
 
   /** Refuses the first field of {@code node} that is not one of {@code allowed}, naming it. */
   static void onlyFields(JsonNode node, Set<String> allowed) {
+    onlyFields(node, "", allowed);
+  }
+
+  /**
+   * The same for an object inside the body, whose fields are named after {@code prefix} ({@code
+   * claim_mappings.}): a misspelt field dropped without a word left its default in place.
+   */
+  static void onlyFields(JsonNode node, String prefix, Set<String> allowed) {
     for (var names = node.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (!allowed.contains(name)) {
         throw ControlPlaneException.validation(
-            name,
+            prefix + name,
             "is not a known field (allowed: " + String.join(", ", new TreeSet<>(allowed)) + ")");
       }
     }
@@ -110,10 +118,24 @@ final class JsonBodies {
     return out;
   }
 
+  private static final Set<String> ISSUER_FIELDS =
+      Set.of("issuer", "audiences", "discovery_url", "jwks_url", "claim_mappings");
+  private static final Set<String> CLAIM_MAPPING_FIELDS =
+      Set.of("subject_claim", "groups_claim", "groups_prefix");
+
   static IssuerRecord issuer(JsonNode node) {
+    return issuer(node, "");
+  }
+
+  /** An issuer, its fields named after {@code prefix} in errors ({@code idp_issuers[0].}). */
+  static IssuerRecord issuer(JsonNode node, String prefix) {
+    onlyFields(node, prefix, ISSUER_FIELDS);
     JsonNode mappings = node.path("claim_mappings");
     if (!mappings.isMissingNode() && !mappings.isNull() && !mappings.isObject()) {
-      throw ControlPlaneException.validation("claim_mappings", "must be an object");
+      throw ControlPlaneException.validation(prefix + "claim_mappings", "must be an object");
+    }
+    if (mappings.isObject()) {
+      onlyFields(mappings, prefix + "claim_mappings.", CLAIM_MAPPING_FIELDS);
     }
     return new IssuerRecord(
         text(node, "issuer"),

@@ -129,7 +129,18 @@ public class RbacResource {
     return node;
   }
 
+  /**
+   * A misspelt field was dropped without a word. {@code issuer} is in the answers only (read-only
+   * in the contract), and taken back and ignored, so an answer can be sent as it came.
+   */
+  private static final java.util.Set<String> POLICY_FIELDS =
+      java.util.Set.of("subject", "object", "action", "issuer");
+
+  private static final java.util.Set<String> GROUPING_FIELDS =
+      java.util.Set.of("principal", "role", "issuer");
+
   private static PolicyRule policy(JsonNode node) {
+    JsonBodies.onlyFields(node, POLICY_FIELDS);
     return new PolicyRule(
         JsonBodies.text(node, "subject"),
         JsonBodies.text(node, "object"),
@@ -145,6 +156,7 @@ public class RbacResource {
   }
 
   private static Grouping grouping(JsonNode node) {
+    JsonBodies.onlyFields(node, GROUPING_FIELDS);
     return new Grouping(JsonBodies.text(node, "principal"), JsonBodies.text(node, "role"));
   }
 

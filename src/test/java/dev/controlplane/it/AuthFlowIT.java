@@ -595,6 +595,61 @@ class AuthFlowIT {
     assertThat(Auth.exchange("change", upstream, "{}").status()).isEqualTo(403);
   }
 
+  /**
+   * A misspelt field of an issuer, a policy, a grouping or a bootstrap body was dropped without a
+   * word: a mapping stored as its default ({@code group_claim} for {@code groups_claim}) made every
+   * group grant stop matching. Refused, naming the field; an answer's own read-only {@code issuer}
+   * is taken back.
+   */
+  @Test
+  void misspeltFieldsOfIssuersRbacRulesAndBootstrapAreRefusedNamingThem() {
+    Auth.bootstrap("fields", "idp-fields", null, "alice");
+    String admin =
+        Auth.serviceToken("fields", OidcProvider.token("idp-fields", "alice", Map.of()), "{}");
+    ObjectNode issuer = Auth.issuerRecord("idp-fields-2", null);
+    issuer.putObject("claim_mappings").put("group_claim", "groups");
+    var refused = Auth.post(admin, "/v1/tenants/fields/idp-issuers", issuer);
+    assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+    assertThat(refused.body()).contains("claim_mappings.group_claim: is not a known field");
+    issuer.remove("claim_mappings");
+    var typo = Auth.post(admin, "/v1/tenants/fields/idp-issuers", issuer.put("jwks_uri", "x"));
+    assertThat(typo.status()).isEqualTo(400);
+    assertThat(typo.body()).contains("jwks_uri: is not a known field");
+    assertThat(admin(admin).get("/v1/tenants/fields/idp-issuers").json().path("idp_issuers"))
+        .as("nothing stored")
+        .hasSize(1);
+
+    ObjectNode policy =
+        Http.JSON
+            .createObjectNode()
+            .put("subjct", "role:r")
+            .put("object", "tenant:fields")
+            .put("action", "rbac.view");
+    var badPolicy = Auth.post(admin, "/v1/tenants/fields/rbac/policies", policy);
+    assertThat(badPolicy.status()).isEqualTo(400);
+    assertThat(badPolicy.body()).contains("subjct: is not a known field");
+    ObjectNode grouping =
+        Http.JSON.createObjectNode().put("principle", "bob").put("role", "role:r");
+    var badGrouping = Auth.post(admin, "/v1/tenants/fields/rbac/groupings", grouping);
+    assertThat(badGrouping.status()).isEqualTo(400);
+    assertThat(badGrouping.body()).contains("principle: is not a known field");
+    ObjectNode echoed =
+        Http.JSON
+            .createObjectNode()
+            .put("principal", "bob")
+            .put("role", "role:r")
+            .putNull("issuer");
+    var taken = Auth.post(admin, "/v1/tenants/fields/rbac/groupings", echoed);
+    assertThat(taken.status()).as(taken.body()).isBetween(200, 201);
+
+    ObjectNode nested = Auth.issuerRecord("idp-fields", null).put("audience", "x");
+    var bootstrap =
+        Auth.bootstrap(
+            "fields-boot", List.of(nested), List.of("alice"), SharedServer.BOOTSTRAP_TOKEN);
+    assertThat(bootstrap.status()).as(bootstrap.body()).isEqualTo(400);
+    assertThat(bootstrap.body()).contains("idp_issuers[0].audience: is not a known field");
+  }
+
   @Test
   void issuersAreCreatedUpdatedListedAndDeletedByPercentEncodedIssuer() {
     Auth.bootstrap("issuers", "idp-issuers", null, "alice");
