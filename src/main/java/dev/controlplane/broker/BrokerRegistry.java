@@ -182,12 +182,19 @@ public class BrokerRegistry {
         });
   }
 
+  /** The free-text bound of every document's text (docs/api.md 1.3), for the health message too. */
+  private static final int MAX_MESSAGE = 1024;
+
   /** The report's text is stored as sent, so it must be text the database can hold unchanged. */
   private static void requireStorable(HealthReport report) {
     List<ControlPlaneException.FieldError> errors = new ArrayList<>();
     if (report.message() != null && !Text.isLines(report.message())) {
       errors.add(
           new ControlPlaneException.FieldError("status.message", "must be " + Text.LINES_RULE));
+    } else if (report.message() != null && report.message().length() > MAX_MESSAGE) {
+      errors.add(
+          new ControlPlaneException.FieldError(
+              "status.message", "must be at most " + MAX_MESSAGE + " characters"));
     }
     for (int i = 0; i < report.shards().size(); i++) {
       HealthReport.ShardStatus shard = report.shards().get(i);

@@ -155,6 +155,15 @@ class BrokerLifecycleIT {
                           .setStatus(valid.getStatus().toBuilder().setMessage("disk\0full"))
                           .build()),
           "status.message");
+      // The free-text bound of every document (1024), which the message was said to follow.
+      assertInvalid(
+          () ->
+              grpc.brokers()
+                  .reportHealth(
+                      valid.toBuilder()
+                          .setStatus(valid.getStatus().toBuilder().setMessage("x".repeat(1025)))
+                          .build()),
+          "status.message");
       assertInvalid(
           () ->
               grpc.brokers()
