@@ -28,6 +28,7 @@ final class FatalStop {
     boolean explained =
         cause instanceof InvalidSettingException
             || cause instanceof SchemaMismatchException
+            || cause instanceof dev.controlplane.db.SchemaMigrations.DatabaseUnreachableException
             || cause instanceof PortUnavailableException
             || cause instanceof dev.controlplane.cluster.OtherDatabaseException;
     if (explained) {

@@ -46,6 +46,43 @@ public final class SchemaMigrations {
    * Applies or validates; throws {@link SchemaMismatchException} with an operator-facing message.
    */
   public void prepare(MigrateMode mode) {
+    try {
+      prepareReachable(mode);
+    } catch (RuntimeException e) {
+      throw unreachable(e).orElseThrow(() -> e);
+    }
+  }
+
+  /**
+   * The database cannot be reached or refuses this node's connections: the first thing a new node
+   * meets, and it was reported as Flyway's exception and its stack, naming no setting. The one line
+   * says which settings to check; the database's own words (never a password) stay in it.
+   */
+  static Optional<DatabaseUnreachableException> unreachable(Throwable failure) {
+    if (!dev.controlplane.error.Failures.isDatabaseUnavailable(failure)) {
+      return Optional.empty();
+    }
+    SQLException deepest = null;
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql) {
+        deepest = sql;
+      }
+    }
+    String state = deepest == null || deepest.getSQLState() == null ? "" : deepest.getSQLState();
+    String check =
+        state.startsWith("28")
+            ? "check SERVICE_CONTROLPLANE_DB_USER and SERVICE_CONTROLPLANE_DB_PASSWORD"
+            : state.equals("3D000")
+                ? "check the database name in SERVICE_CONTROLPLANE_DB_URL"
+                : "check SERVICE_CONTROLPLANE_DB_URL and that PostgreSQL runs and accepts"
+                    + " connections";
+    String said = deepest != null ? deepest.getMessage() : failure.getMessage();
+    return Optional.of(
+        new DatabaseUnreachableException(
+            "cannot connect to the database: " + said + " (" + check + ")"));
+  }
+
+  private void prepareReachable(MigrateMode mode) {
     switch (mode) {
       case MIGRATE -> {
         refuseSchemaAheadOfBuild();
@@ -148,6 +185,13 @@ public final class SchemaMigrations {
       return rs.getLong(1);
     } catch (SQLException e) {
       throw new SchemaMismatchException("cannot read the database's tables: " + e.getMessage());
+    }
+  }
+
+  /** The database refused this node's connections, or could not be reached, at start. */
+  public static final class DatabaseUnreachableException extends RuntimeException {
+    public DatabaseUnreachableException(String message) {
+      super(message);
     }
   }
 

@@ -51,7 +51,8 @@ public final class Failures {
         "a value of the request cannot be stored or compared: the database refused it");
   }
 
-  static boolean isDatabaseUnavailable(Throwable failure) {
+  /** The database is down, unreachable or refusing connections: retry, not a server fault. */
+  public static boolean isDatabaseUnavailable(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql) {
         String state = sql.getSQLState();

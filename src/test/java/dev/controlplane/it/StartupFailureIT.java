@@ -121,6 +121,24 @@ class StartupFailureIT {
     assertNeverLive(outcome);
   }
 
+  /**
+   * The most common failed start: the database refuses the node. It ended with Flyway's exception
+   * and a hundred lines of stack naming no setting.
+   */
+  @Test
+  void aDatabaseThatRefusesTheNodeEndsTheProcessNamingTheSettingsToCheck() throws Exception {
+    var env = environment(Ports.free(), Ports.free());
+    env.put("SERVICE_CONTROLPLANE_DB_PASSWORD", "not-the-password-42");
+    Outcome outcome = run("wrong-db-password", env);
+    assertEndedWith(
+        outcome,
+        "cannot connect to the database: ",
+        "password authentication failed",
+        "(check SERVICE_CONTROLPLANE_DB_USER and SERVICE_CONTROLPLANE_DB_PASSWORD)");
+    assertThat(outcome.log()).doesNotContain("not-the-password-42").doesNotContain("\tat org.");
+    assertNeverLive(outcome);
+  }
+
   @Test
   void anUnknownKeyInTheConfigFileEndsTheProcessNamingFileAndKey() throws Exception {
     Path file = configFile("heartbeat_interval: 2s\nheartbeat_intervall: 3s\n");
