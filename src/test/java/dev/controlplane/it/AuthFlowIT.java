@@ -636,7 +636,7 @@ class AuthFlowIT {
     ObjectNode echoed =
         Http.JSON
             .createObjectNode()
-            .put("principal", "bob")
+            .put("principal", "group:devs")
             .put("role", "role:r")
             .putNull("issuer");
     var taken = Auth.post(admin, "/v1/tenants/fields/rbac/groupings", echoed);
