@@ -31,6 +31,8 @@ final class ExceptionMappers {
   /** JAX-RS's own refusals: unknown path, wrong method, unsupported media type. */
   @Provider
   public static final class Web implements ExceptionMapper<WebApplicationException> {
+    @Context UriInfo uri;
+
     @Override
     public Response toResponse(WebApplicationException e) {
       int status = e.getResponse().getStatus();
@@ -50,8 +52,10 @@ final class ExceptionMappers {
             case 404 -> "no such resource";
             case 405 -> "method not allowed on this resource";
             case 406 ->
-                "cannot produce an acceptable representation; use application/json or application/yaml";
-            case 415 -> "unsupported content type; send application/json or application/yaml";
+                "cannot produce an acceptable representation; ask for "
+                    + OfferedRepresentations.at(requestPath(uri));
+            case 415 ->
+                "unsupported content type; send " + OfferedRepresentations.at(requestPath(uri));
             case 400 -> unreadable(e);
             default -> Problems.title(status);
           };
@@ -82,6 +86,18 @@ final class ExceptionMappers {
     }
     try {
       return uri.getRequestUri();
+    } catch (IllegalArgumentException malformed) {
+      return null;
+    }
+  }
+
+  /** The request's path, or null when there is none or it does not decode. */
+  private static String requestPath(UriInfo uri) {
+    if (uri == null) {
+      return null;
+    }
+    try {
+      return uri.getPath();
     } catch (IllegalArgumentException malformed) {
       return null;
     }

@@ -414,6 +414,13 @@ class AuthFlowIT {
                   .POST(HttpRequest.BodyPublishers.ofString(body)));
       assertThat(text.status()).as(path + ": " + text.body()).isEqualTo(415);
       assertThat(text.contentType()).startsWith("application/problem+json");
+      // It names what this resource reads, not the YAML that the metadata documents also take.
+      assertThat(text.json().path("detail").asText())
+          .isEqualTo("unsupported content type; send application/json");
+      var yaml = http.get(path, "application/yaml");
+      assertThat(yaml.status()).as(path + ": " + yaml.body()).isEqualTo(406);
+      assertThat(yaml.json().path("detail").asText())
+          .isEqualTo("cannot produce an acceptable representation; ask for application/json");
     }
     assertThat(http.get("/v1/tenants/typed/rbac/policies").body()).doesNotContain("role:typed");
     assertThat(http.get("/v1/tenants/typed/rbac/groupings").body()).doesNotContain("group:devs");

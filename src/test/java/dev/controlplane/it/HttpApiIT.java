@@ -349,6 +349,8 @@ class HttpApiIT {
                 .header("Content-Type", "text/plain"));
     assertThat(wrongType.status()).isEqualTo(415);
     assertThat(wrongType.contentType()).startsWith("application/problem+json");
+    assertThat(wrongType.json().path("detail").asText())
+        .isEqualTo("unsupported content type; send application/json or application/yaml");
 
     var huge = http.put("/v1/tenants/pm", "{\"x\":\"" + "a".repeat(1_100_000) + "\"}");
     assertThat(huge.status()).isEqualTo(413);
