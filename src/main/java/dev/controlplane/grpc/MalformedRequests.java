@@ -75,15 +75,25 @@ final class MalformedRequests {
     }
   }
 
+  /**
+   * Also refuses a call of a method that takes one request message but ended without one:
+   * grpc-java's own handler answers it INTERNAL ("Half-closed without a request"), a server fault
+   * in the client's eyes for what a hand-written client got wrong. A second request message never
+   * reaches a listener: grpc-java's server call resets the stream at once (the client sees
+   * CANCELLED), before any of this code could answer.
+   */
   private static final class Refusing<Q, R>
       extends ForwardingServerCallListener.SimpleForwardingServerCallListener<Q> {
 
     private final ServerCall<Q, R> call;
+    private final boolean takesOneRequest;
+    private int received;
     private boolean refused;
 
     Refusing(ServerCall<Q, R> call, ServerCall.Listener<Q> handler) {
       super(handler);
       this.call = call;
+      this.takesOneRequest = call.getMethodDescriptor().getType().clientSendsOneMessage();
     }
 
     @Override
@@ -92,22 +102,31 @@ final class MalformedRequests {
         return;
       }
       if (message == null) {
-        refused = true;
-        call.close(
-            Status.INVALID_ARGUMENT.withDescription(
-                "the request does not parse as the message of "
-                    + call.getMethodDescriptor().getFullMethodName()),
-            new Metadata());
+        refuse("the request does not parse as the message of ");
         return;
       }
+      received++;
       super.onMessage(message);
     }
 
     @Override
     public void onHalfClose() {
-      if (!refused) {
-        super.onHalfClose();
+      if (refused) {
+        return;
       }
+      if (takesOneRequest && received == 0) {
+        refuse("the call ended without its request message: send exactly one to ");
+        return;
+      }
+      super.onHalfClose();
+    }
+
+    private void refuse(String what) {
+      refused = true;
+      call.close(
+          Status.INVALID_ARGUMENT.withDescription(
+              what + call.getMethodDescriptor().getFullMethodName()),
+          new Metadata());
     }
 
     @Override

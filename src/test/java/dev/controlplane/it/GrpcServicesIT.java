@@ -198,6 +198,44 @@ class GrpcServicesIT {
     assertThat(sent).isGreaterThan(10);
   }
 
+  /**
+   * A method that takes one request message, sent none (as a hand-written client can): the client's
+   * mistake is INVALID_ARGUMENT naming the method, where grpc-java answers INTERNAL.
+   */
+  @Test
+  void aCallWithoutItsRequestIsInvalidArgumentOnEveryMethod() {
+    List<io.grpc.ServiceDescriptor> services =
+        List.of(
+            AdminServiceGrpc.getServiceDescriptor(),
+            dev.controlplane.proto.v1.BrokerServiceGrpc.getServiceDescriptor(),
+            dev.controlplane.proto.v1.MetadataServiceGrpc.getServiceDescriptor(),
+            HealthGrpc.getServiceDescriptor());
+    int sent = 0;
+    for (io.grpc.ServiceDescriptor service : services) {
+      String token =
+          service.getName().endsWith("AdminService")
+              ? SharedServer.OPERATOR_TOKEN
+              : SharedServer.BROKER_TOKEN;
+      try (Grpc grpc = new Grpc(SharedServer.grpcPort(), token)) {
+        for (io.grpc.MethodDescriptor<?, ?> method : service.getMethods()) {
+          if (!method.getType().clientSendsOneMessage()) {
+            continue;
+          }
+          Status status =
+              RawCalls.call(grpc.channel(), method, List.of(), java.time.Duration.ofSeconds(10));
+          assertThat(status.getCode())
+              .as(method.getFullMethodName() + ": " + status)
+              .isEqualTo(Status.Code.INVALID_ARGUMENT);
+          assertThat(status.getDescription())
+              .as(method.getFullMethodName())
+              .contains(method.getFullMethodName());
+          sent++;
+        }
+      }
+    }
+    assertThat(sent).isGreaterThan(10);
+  }
+
   @Test
   void metricsAreServedInPrometheusFormat() {
     var metrics = new Http(SharedServer.httpPort(), null).get("/metrics", "text/plain");

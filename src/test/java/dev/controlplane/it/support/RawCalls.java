@@ -42,6 +42,15 @@ public final class RawCalls {
    */
   public static Status call(
       Channel channel, MethodDescriptor<?, ?> method, byte[] request, Duration deadline) {
+    return call(channel, method, java.util.List.of(request), deadline);
+  }
+
+  /** The same with any number of request messages: none, or more than the method takes. */
+  public static Status call(
+      Channel channel,
+      MethodDescriptor<?, ?> method,
+      java.util.List<byte[]> requests,
+      Duration deadline) {
     ClientCall<byte[], byte[]> call =
         channel.newCall(
             method.toBuilder(BYTES, BYTES).build(),
@@ -63,7 +72,7 @@ public final class RawCalls {
         },
         new Metadata());
     call.request(Integer.MAX_VALUE);
-    call.sendMessage(request);
+    requests.forEach(call::sendMessage);
     call.halfClose();
     return closed.join();
   }
