@@ -112,6 +112,14 @@ public final class ConfigCommand extends GroupCommand {
 
     @Override
     protected int execute() {
+      if (operatorToken != null && operatorTokenEnv != null) {
+        throw CliException.usage(
+            "give the operator token one way: --operator-token or --operator-token-env");
+      }
+      if (brokerToken != null && brokerTokenEnv != null) {
+        throw CliException.usage(
+            "give the broker token one way: --broker-token or --broker-token-env");
+      }
       CliConfig config = session().config();
       boolean existed = config.context(name).isPresent();
       ContextConfig context = config.contextForUpdate(name);
@@ -131,11 +139,17 @@ public final class ConfigCommand extends GroupCommand {
         context.credentials = new CredentialsConfig();
       }
       CredentialsConfig c = context.credentials;
-      c.operatorToken = operatorToken != null ? operatorToken : c.operatorToken;
-      c.operatorTokenEnv = operatorTokenEnv != null ? operatorTokenEnv : c.operatorTokenEnv;
+      // A token and its -env form are one setting given two ways: the one given replaces the
+      // other, or a stored literal (which wins) kept being sent after a switch to the variable.
+      if (operatorToken != null || operatorTokenEnv != null) {
+        c.operatorToken = operatorToken;
+        c.operatorTokenEnv = operatorTokenEnv;
+      }
       c.tokenCommand = tokenCommand != null ? tokenCommand : c.tokenCommand;
-      c.brokerToken = brokerToken != null ? brokerToken : c.brokerToken;
-      c.brokerTokenEnv = brokerTokenEnv != null ? brokerTokenEnv : c.brokerTokenEnv;
+      if (brokerToken != null || brokerTokenEnv != null) {
+        c.brokerToken = brokerToken;
+        c.brokerTokenEnv = brokerTokenEnv;
+      }
       session().saveConfig();
       session()
           .out()
