@@ -86,7 +86,8 @@ public final class IssuersCommand extends GroupCommand {
       header = "Add an issuer or replace its record.",
       mixinStandardHelpOptions = true,
       description =
-          "Add an issuer, or replace its record: its audiences and where its keys are (discovery or JWKS URL).",
+          "Add an issuer, or replace its record: its audiences and where its keys are (discovery"
+              + " or JWKS URL). Claim mappings not given keep the issuer's current ones.",
       footerHeading = "%nExamples:%n",
       footer = {
         "  cpctl issuers set https://login.example.com/ -t acme --audience controlplane \\",
@@ -130,8 +131,15 @@ public final class IssuersCommand extends GroupCommand {
     @Option(
         names = "--groups-claim",
         paramLabel = "CLAIM",
-        description = "Claim listing the groups.")
+        description = "Claim listing the groups (\"\" for none).")
     String groupsClaim;
+
+    @Option(
+        names = "--groups-prefix",
+        paramLabel = "PREFIX",
+        description =
+            "Prefix of the issuer's group subjects: group:<PREFIX><name> (\"\" for none).")
+    String groupsPrefix;
 
     @Override
     protected int execute() {
@@ -148,14 +156,22 @@ public final class IssuersCommand extends GroupCommand {
       } else {
         record.put("jwks_url", jwksUrl);
       }
-      if (subjectClaim != null || groupsClaim != null) {
-        ObjectNode claims = record.putObject("claim_mappings");
-        if (subjectClaim != null) {
-          claims.put("subject_claim", subjectClaim);
-        }
-        if (groupsClaim != null) {
+      ObjectNode claims = currentClaims(session, t, issuer);
+      if (subjectClaim != null) {
+        claims.put("subject_claim", subjectClaim);
+      }
+      if (groupsClaim != null) {
+        if (groupsClaim.isEmpty()) {
+          claims.putNull("groups_claim");
+        } else {
           claims.put("groups_claim", groupsClaim);
         }
+      }
+      if (groupsPrefix != null) {
+        claims.put("groups_prefix", groupsPrefix);
+      }
+      if (!claims.isEmpty()) {
+        record.set("claim_mappings", claims);
       }
       var response = session.api().send(Call.of("POST", path(t)).body(record).tenant(t));
       session
@@ -163,6 +179,22 @@ public final class IssuersCommand extends GroupCommand {
           .println("issuer " + issuer + (response.status() == 201 ? " created" : " updated"));
       return ExitCodes.OK;
     }
+  }
+
+  /**
+   * The claim mappings the issuer has now, which {@code set} keeps where no option changes them:
+   * replacing them with their defaults whenever an audience changed cleared a groups_prefix, which
+   * renames every group subject of the issuer and leaves its RBAC grants matching nobody.
+   */
+  private static ObjectNode currentClaims(Session session, String tenant, String issuer) {
+    ObjectNode claims = Printer.JSON.createObjectNode();
+    JsonNode reply = session.api().send(Call.of("GET", path(tenant)).tenant(tenant)).body();
+    for (JsonNode known : reply.path("idp_issuers")) {
+      if (known.path("issuer").asText().equals(issuer) && known.path("claim_mappings").isObject()) {
+        claims.setAll((ObjectNode) known.path("claim_mappings"));
+      }
+    }
+    return claims;
   }
 
   @Command(
