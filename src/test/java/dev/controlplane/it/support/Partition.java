@@ -10,7 +10,8 @@ import java.util.List;
  * cluster address (each test node's JGroups transport binds an address of its own in 127.0.0.0/8,
  * its HTTP, gRPC and database traffic stay on 127.0.0.1). The rules carry a comment, so rules left
  * by a test that died are removed by the next one, and a shutdown hook removes them when the test
- * JVM exits. Needs root and iptables (scripts/test installs it when missing).
+ * JVM exits. Needs root, or sudo without a password, and iptables (scripts/test checks the first
+ * and installs the second when missing).
  */
 public final class Partition implements AutoCloseable {
 
@@ -58,7 +59,7 @@ public final class Partition implements AutoCloseable {
 
   private static void iptables(String op, List<String> rule)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("iptables", "-w", op, "INPUT"));
+    List<String> command = iptablesCommand("-w", op, "INPUT");
     command.addAll(rule);
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -67,9 +68,26 @@ public final class Partition implements AutoCloseable {
     }
   }
 
+  /**
+   * The command line of iptables: as root, or through sudo without a password (scripts/test checks
+   * that one of the two holds); from /usr/sbin, which is not on every user's PATH.
+   */
+  private static List<String> iptablesCommand(String... arguments) {
+    List<String> command = new ArrayList<>();
+    if (!"root".equals(System.getProperty("user.name"))) {
+      command.addAll(List.of("sudo", "-n"));
+    }
+    command.add(
+        java.nio.file.Files.isExecutable(java.nio.file.Path.of("/usr/sbin/iptables"))
+            ? "/usr/sbin/iptables"
+            : "iptables");
+    command.addAll(List.of(arguments));
+    return command;
+  }
+
   private static void removeAllTagged() {
     try {
-      Process p = new ProcessBuilder("iptables", "-w", "-S", "INPUT").start();
+      Process p = new ProcessBuilder(iptablesCommand("-w", "-S", "INPUT")).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       p.waitFor();
       for (String line : out.split("\\R")) {
