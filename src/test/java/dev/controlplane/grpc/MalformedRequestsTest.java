@@ -2,10 +2,8 @@ package dev.controlplane.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.CallOptions;
-import io.grpc.ClientCall;
+import dev.controlplane.it.support.RawCalls;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -13,13 +11,10 @@ import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,23 +25,6 @@ import org.junit.jupiter.api.Test;
  * loopback: INVALID_ARGUMENT naming the method, never grpc-java's UNKNOWN or INTERNAL.
  */
 class MalformedRequestsTest {
-
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
-      new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-          try {
-            return stream.readAllBytes();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      };
 
   private Server server;
   private ManagedChannel channel;
@@ -69,30 +47,7 @@ class MalformedRequestsTest {
   }
 
   private Status call(MethodDescriptor<?, ?> method, List<byte[]> requests) {
-    ClientCall<byte[], byte[]> call =
-        channel.newCall(
-            method.toBuilder(BYTES, BYTES).build(),
-            CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS));
-    CompletableFuture<Status> closed = new CompletableFuture<>();
-    call.start(
-        new ClientCall.Listener<>() {
-          @Override
-          public void onMessage(byte[] message) {
-            if (!method.getType().serverSendsOneMessage()) {
-              call.cancel("the first message is enough", null);
-            }
-          }
-
-          @Override
-          public void onClose(Status status, Metadata trailers) {
-            closed.complete(status);
-          }
-        },
-        new Metadata());
-    call.request(Integer.MAX_VALUE);
-    requests.forEach(call::sendMessage);
-    call.halfClose();
-    return closed.join();
+    return RawCalls.call(channel, method, requests, Duration.ofSeconds(10));
   }
 
   @Test
