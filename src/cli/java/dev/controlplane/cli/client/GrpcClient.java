@@ -200,13 +200,29 @@ public final class GrpcClient implements AutoCloseable {
       }
       return builder.usePlaintext().build();
     }
+    var ssl = GrpcSslContexts.forClient();
+    caFile.ifPresent(ca -> trusting(ssl, ca));
+    clientCertificate.ifPresent(c -> presenting(ssl, c));
     try {
-      var ssl = GrpcSslContexts.forClient();
-      caFile.ifPresent(ca -> ssl.trustManager(ca.toFile()));
-      clientCertificate.ifPresent(c -> presenting(ssl, c));
       return builder.sslContext(ssl.build()).build();
-    } catch (SSLException e) {
-      throw CliException.config("cannot set up TLS for " + address + ": " + e.getMessage());
+    } catch (SSLException | IllegalArgumentException e) {
+      throw CliException.config(
+          "cannot set up TLS for "
+              + address
+              + " with "
+              + caFile.map(ca -> "ca-file " + ca).orElse("the JDK's trusted CAs")
+              + clientCertificate.map(c -> ", client-cert " + c.cert()).orElse("")
+              + ": "
+              + reason(e));
+    }
+  }
+
+  private static void trusting(SslContextBuilder ssl, Path ca) {
+    try {
+      ssl.trustManager(ca.toFile());
+    } catch (IllegalArgumentException e) {
+      // Netty reads the file here: missing, unreadable, or without a PEM certificate.
+      throw Tls.unusableCaFile(ca, reason(e));
     }
   }
 
@@ -220,9 +236,16 @@ public final class GrpcClient implements AutoCloseable {
               + c.cert()
               + " with the key "
               + c.key()
-              + " (client-cert, client-key; PEM, the key PKCS#8): "
-              + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+              + " (client-cert and client-key, or CPCTL_CLIENT_CERT and CPCTL_CLIENT_KEY; PEM,"
+              + " the key PKCS#8): "
+              + reason(e));
     }
+  }
+
+  /** Netty wraps the reader's exception, whose message says what is wrong with the file. */
+  private static String reason(Exception e) {
+    Throwable cause = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause() : e;
+    return cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
   }
 
   @Override
