@@ -20,11 +20,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * gRPC calls to the context's nodes. A call goes to the node that answered last; on {@code
- * UNAVAILABLE} it is retried once on the leader the node names ({@code x-leader} trailer), which
- * then serves the rest of the run, else on the next node. Any other status is the answer.
+ * gRPC calls to the context's nodes. A call goes to the node that answered last. A follower's
+ * refusal of a write ({@code UNAVAILABLE} with the {@code x-leader} trailer) is retried once on the
+ * leader it names, which then serves the rest of the run; another {@code UNAVAILABLE} moves a call
+ * that changes nothing to the next node. A write moves only when it certainly wrote nothing: its
+ * outcome is otherwise unknown, and sending it again could apply it twice. Any other status is the
+ * answer.
  */
 public final class GrpcClient implements AutoCloseable {
+
+  /** What a call does, which decides whether it may be sent to another node after a failure. */
+  public enum Effect {
+    /** Changes nothing (a read, or a dry run): any node may be asked again. */
+    NONE,
+    /** Changes state: sent again only when the node it went to certainly wrote nothing. */
+    WRITE
+  }
 
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
@@ -44,13 +55,16 @@ public final class GrpcClient implements AutoCloseable {
   }
 
   /** AdminService, authenticated for {@code tenant} (null: the context's). */
-  public <T> T admin(String tenant, Function<AdminServiceGrpc.AdminServiceBlockingStub, T> call) {
+  public <T> T admin(
+      String tenant, Effect effect, Function<AdminServiceGrpc.AdminServiceBlockingStub, T> call) {
     String bearer = credentials.bearer(tenant);
     return withFailover(
+        effect,
         ch ->
             call.apply(
                 AdminServiceGrpc.newBlockingStub(authed(ch, bearer))
-                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)));
+                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)),
+        GrpcClient::failure);
   }
 
   /** A MetadataService stub on the current node, with the broker credential when configured. */
@@ -81,7 +95,10 @@ public final class GrpcClient implements AutoCloseable {
     return current.toString();
   }
 
-  private <T> T withFailover(Function<Channel, T> call) {
+  private <T> T withFailover(
+      Effect effect,
+      Function<Channel, T> call,
+      Function<StatusRuntimeException, CliException> answer) {
     List<String> failures = new ArrayList<>();
     Set<GrpcAddress> tried = new HashSet<>();
     for (GrpcAddress address : order()) {
@@ -106,8 +123,8 @@ public final class GrpcClient implements AutoCloseable {
             last = again;
           }
         }
-        if (last.getStatus().getCode() != Status.Code.UNAVAILABLE) {
-          throw failure(last);
+        if (!mayMove(last, effect)) {
+          throw stopped(at, last, effect, answer);
         }
       }
     }
@@ -126,6 +143,38 @@ public final class GrpcClient implements AutoCloseable {
     order.add(current);
     addresses.stream().filter(a -> !a.equals(current)).forEach(order::add);
     return order;
+  }
+
+  private static boolean mayMove(StatusRuntimeException e, Effect effect) {
+    if (e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
+      return false;
+    }
+    return effect == Effect.NONE || GrpcFailures.certainlyNotWritten(e);
+  }
+
+  /**
+   * The end of a call that may not move on. A write that may have reached a node has an unknown
+   * outcome: that ends the command with exit 4, as a request without an answer does over HTTP (and
+   * {@code apply} counts it as unknown), not as a refusal.
+   */
+  private static CliException stopped(
+      GrpcAddress at,
+      StatusRuntimeException e,
+      Effect effect,
+      Function<StatusRuntimeException, CliException> answer) {
+    Status.Code code = e.getStatus().getCode();
+    if (effect == Effect.WRITE
+        && (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED)) {
+      return new CliException(
+          ExitCodes.UNREACHABLE,
+          at
+              + ": "
+              + GrpcFailures.describe(e.getStatus())
+              + " (not sent to another node, as this one may have stored it: unless it says"
+              + " nothing was written, the write's outcome is unknown; read before retrying)",
+          e);
+    }
+    return answer.apply(e);
   }
 
   /** A gRPC error as one line, with the exit code its status means. */

@@ -39,7 +39,7 @@ final class TestClients {
     return new GrpcClient(target, new Credentials(target));
   }
 
-  /** A CreateStream: a write. Returns the serving node's name. */
+  /** A CreateStream: a write that must not be applied twice. Returns the serving node's name. */
   static String create(GrpcClient client) {
     CreateStreamRequest request =
         CreateStreamRequest.newBuilder()
@@ -47,13 +47,17 @@ final class TestClients {
             .setNamespace("payments")
             .setStream("orders")
             .build();
-    return client.admin("acme", a -> a.createStream(request)).getStreamId();
+    return client
+        .admin("acme", GrpcClient.Effect.WRITE, a -> a.createStream(request))
+        .getStreamId();
   }
 
   /** A ListStreams: a read. Returns the serving node's name. */
   static String list(GrpcClient client) {
     ListStreamsRequest request =
         ListStreamsRequest.newBuilder().setTenantId("acme").setNamespace("payments").build();
-    return client.admin("acme", a -> a.listStreams(request)).getNextPageToken();
+    return client
+        .admin("acme", GrpcClient.Effect.NONE, a -> a.listStreams(request))
+        .getNextPageToken();
   }
 }
