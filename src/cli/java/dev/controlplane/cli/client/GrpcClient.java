@@ -67,6 +67,22 @@ public final class GrpcClient implements AutoCloseable {
         GrpcClient::failure);
   }
 
+  /**
+   * A read of MetadataService (a snapshot, the head of a watch), which must have arrived, every
+   * chunk, within the request timeout. {@code call} runs again, from the start, on the next node
+   * when one is unavailable.
+   */
+  public <T> T readMetadata(Function<MetadataServiceGrpc.MetadataServiceBlockingStub, T> call) {
+    Optional<String> bearer = credentials.metadataBearer();
+    return withFailover(
+        Effect.NONE,
+        ch ->
+            call.apply(
+                MetadataServiceGrpc.newBlockingStub(bearer.map(b -> authed(ch, b)).orElse(ch))
+                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)),
+        GrpcClient::metadataFailure);
+  }
+
   /** A MetadataService stub on the current node, with the broker credential when configured. */
   public MetadataServiceGrpc.MetadataServiceStub metadata() {
     return MetadataServiceGrpc.newStub(metadataChannel());
@@ -75,12 +91,6 @@ public final class GrpcClient implements AutoCloseable {
   /** For a watch, which runs until it is stopped: no deadline. */
   public MetadataServiceGrpc.MetadataServiceBlockingStub watchBlocking() {
     return MetadataServiceGrpc.newBlockingStub(metadataChannel());
-  }
-
-  /** For one snapshot: it must have arrived, all its chunks, within the request timeout. */
-  public MetadataServiceGrpc.MetadataServiceBlockingStub metadataBlocking() {
-    return MetadataServiceGrpc.newBlockingStub(metadataChannel())
-        .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private Channel metadataChannel() {
