@@ -67,7 +67,11 @@ public final class BrokerStatusWriter {
             .setDryRun(dryRun)
             .build();
     try {
-      SetBrokerStatusResponse response = grpc.admin(null, admin -> admin.setBrokerStatus(request));
+      SetBrokerStatusResponse response =
+          grpc.admin(
+              null,
+              dryRun ? GrpcClient.Effect.NONE : GrpcClient.Effect.WRITE,
+              admin -> admin.setBrokerStatus(request));
       return asDocument(live, response);
     } catch (GrpcException e) {
       throw new ApiException(problem(e.status()));

@@ -7,61 +7,80 @@ import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.MetadataServiceGrpc;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
-import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.stub.MetadataUtils;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import javax.net.ssl.SSLException;
 
 /**
- * gRPC channels to the context's nodes. A call goes to the node that answered last; on {@code
- * UNAVAILABLE} it is retried once on the leader the node names ({@code x-leader} trailer), else on
- * the next node. Any other status is the answer.
+ * gRPC calls to the context's nodes. A call goes to the node that answered last. A follower's
+ * refusal of a write ({@code UNAVAILABLE} with the {@code x-leader} trailer) is retried once on the
+ * leader it names, which then serves the rest of the run; another {@code UNAVAILABLE} moves a call
+ * that changes nothing to the next node. A write moves only when it certainly wrote nothing: its
+ * outcome is otherwise unknown, and sending it again could apply it twice. Any other status is the
+ * answer.
  */
 public final class GrpcClient implements AutoCloseable {
 
+  /** What a call does, which decides whether it may be sent to another node after a failure. */
+  public enum Effect {
+    /** Changes nothing (a read, or a dry run): any node may be asked again. */
+    NONE,
+    /** Changes state: sent again only when the node it went to certainly wrote nothing. */
+    WRITE
+  }
+
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
-  private static final Metadata.Key<String> LEADER =
-      Metadata.Key.of("x-leader", Metadata.ASCII_STRING_MARSHALLER);
 
-  private final List<String> addresses;
-  private final Optional<Path> caFile;
-  private final Optional<Target.ClientCertificate> clientCertificate;
+  private final List<GrpcAddress> addresses;
+  private final GrpcChannels channels;
   private final Credentials credentials;
   private final java.time.Duration deadline;
-  private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
-  private volatile String current;
+  private volatile GrpcAddress current;
 
   public GrpcClient(Target target, Credentials credentials) {
-    this.addresses = target.grpcServers();
-    this.caFile = target.caFile();
-    this.clientCertificate = target.clientCertificate();
+    this.addresses = target.grpcServers().stream().map(GrpcAddress::configured).toList();
+    this.channels = new GrpcChannels(target.caFile(), target.clientCertificate());
     this.credentials = credentials;
     this.deadline = target.requestTimeout();
     this.current = addresses.get(0);
   }
 
   /** AdminService, authenticated for {@code tenant} (null: the context's). */
-  public <T> T admin(String tenant, Function<AdminServiceGrpc.AdminServiceBlockingStub, T> call) {
+  public <T> T admin(
+      String tenant, Effect effect, Function<AdminServiceGrpc.AdminServiceBlockingStub, T> call) {
     String bearer = credentials.bearer(tenant);
     return withFailover(
+        effect,
         ch ->
             call.apply(
                 AdminServiceGrpc.newBlockingStub(authed(ch, bearer))
-                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)));
+                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)),
+        GrpcClient::failure);
+  }
+
+  /**
+   * A read of MetadataService (a snapshot, the head of a watch), which must have arrived, every
+   * chunk, within the request timeout. {@code call} runs again, from the start, on the next node
+   * when one is unavailable.
+   */
+  public <T> T readMetadata(Function<MetadataServiceGrpc.MetadataServiceBlockingStub, T> call) {
+    Optional<String> bearer = credentials.metadataBearer();
+    return withFailover(
+        Effect.NONE,
+        ch ->
+            call.apply(
+                MetadataServiceGrpc.newBlockingStub(bearer.map(b -> authed(ch, b)).orElse(ch))
+                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)),
+        GrpcClient::metadataFailure);
   }
 
   /** A MetadataService stub on the current node, with the broker credential when configured. */
@@ -74,14 +93,8 @@ public final class GrpcClient implements AutoCloseable {
     return MetadataServiceGrpc.newBlockingStub(metadataChannel());
   }
 
-  /** For one snapshot: it must have arrived, all its chunks, within the request timeout. */
-  public MetadataServiceGrpc.MetadataServiceBlockingStub metadataBlocking() {
-    return MetadataServiceGrpc.newBlockingStub(metadataChannel())
-        .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
   private Channel metadataChannel() {
-    Channel channel = channel(current);
+    Channel channel = channels.channel(current);
     return credentials.metadataBearer().map(bearer -> authed(channel, bearer)).orElse(channel);
   }
 
@@ -89,40 +102,89 @@ public final class GrpcClient implements AutoCloseable {
   public String nextNode() {
     int i = addresses.indexOf(current);
     current = addresses.get((i + 1) % addresses.size());
-    return current;
+    return current.toString();
   }
 
-  private <T> T withFailover(Function<Channel, T> call) {
+  private <T> T withFailover(
+      Effect effect,
+      Function<Channel, T> call,
+      Function<StatusRuntimeException, CliException> answer) {
     List<String> failures = new ArrayList<>();
-    List<String> order = new ArrayList<>();
-    order.add(current);
-    addresses.stream().filter(a -> !a.equals(current)).forEach(order::add);
-    for (String address : order) {
+    Set<GrpcAddress> tried = new HashSet<>();
+    for (GrpcAddress address : order()) {
+      if (!tried.add(address)) {
+        continue;
+      }
+      GrpcAddress at = address;
       try {
-        T result = call.apply(channel(address));
-        current = address;
-        return result;
+        return on(at, call);
       } catch (StatusRuntimeException e) {
-        if (e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
-          throw failure(e);
-        }
-        String leader = e.getTrailers() == null ? null : e.getTrailers().get(LEADER);
-        if (leader != null && !leader.equals(address)) {
+        failures.add(at + ": " + GrpcFailures.describe(e.getStatus()));
+        StatusRuntimeException last = e;
+        // A trailer that is no host:port (the follower knows only the leader's id) is not
+        // followed: the next configured node may know more. Nor is a node already asked.
+        Optional<GrpcAddress> leader = GrpcFailures.leaderNamed(e).flatMap(at::leader);
+        if (leader.isPresent() && tried.add(leader.get())) {
+          at = leader.get();
           try {
-            T result = call.apply(channel(leader));
-            current = leader;
-            return result;
+            return on(at, call);
           } catch (StatusRuntimeException again) {
-            if (again.getStatus().getCode() != Status.Code.UNAVAILABLE) {
-              throw failure(again);
-            }
+            failures.add(at + ": " + GrpcFailures.describe(again.getStatus()));
+            last = again;
           }
         }
-        failures.add(address + ": " + describe(e.getStatus()));
+        if (!mayMove(last, effect)) {
+          throw stopped(at, last, effect, answer);
+        }
       }
     }
     throw new CliException(
         ExitCodes.UNREACHABLE, "no node could serve the request: " + String.join("; ", failures));
+  }
+
+  private <T> T on(GrpcAddress address, Function<Channel, T> call) {
+    T result = call.apply(channels.channel(address));
+    current = address;
+    return result;
+  }
+
+  private List<GrpcAddress> order() {
+    List<GrpcAddress> order = new ArrayList<>();
+    order.add(current);
+    addresses.stream().filter(a -> !a.equals(current)).forEach(order::add);
+    return order;
+  }
+
+  private static boolean mayMove(StatusRuntimeException e, Effect effect) {
+    if (e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
+      return false;
+    }
+    return effect == Effect.NONE || GrpcFailures.certainlyNotWritten(e);
+  }
+
+  /**
+   * The end of a call that may not move on. A write that may have reached a node has an unknown
+   * outcome: that ends the command with exit 4, as a request without an answer does over HTTP (and
+   * {@code apply} counts it as unknown), not as a refusal.
+   */
+  private static CliException stopped(
+      GrpcAddress at,
+      StatusRuntimeException e,
+      Effect effect,
+      Function<StatusRuntimeException, CliException> answer) {
+    Status.Code code = e.getStatus().getCode();
+    if (effect == Effect.WRITE
+        && (code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED)) {
+      return new CliException(
+          ExitCodes.UNREACHABLE,
+          at
+              + ": "
+              + GrpcFailures.describe(e.getStatus())
+              + " (not sent to another node, as this one may have stored it: unless it says"
+              + " nothing was written, the write's outcome is unknown; read before retrying)",
+          e);
+    }
+    return answer.apply(e);
   }
 
   /** A gRPC error as one line, with the exit code its status means. */
@@ -134,7 +196,7 @@ public final class GrpcClient implements AutoCloseable {
           case CANCELLED -> ExitCodes.INTERRUPTED;
           default -> ExitCodes.FAILED;
         };
-    return new GrpcException(exit, describe(e.getStatus()), e);
+    return new GrpcException(exit, GrpcFailures.describe(e.getStatus()), e);
   }
 
   /** A failure of snapshot or watch, with a hint when the credential was refused. */
@@ -151,15 +213,6 @@ public final class GrpcClient implements AutoCloseable {
         e);
   }
 
-  private static String describe(Status status) {
-    String description = status.getDescription();
-    String text = status.getCode() + (description == null ? "" : ": " + description);
-    if (status.getCode() == Status.Code.UNAVAILABLE && status.getCause() != null) {
-      text += " (" + status.getCause().getMessage() + ")";
-    }
-    return text;
-  }
-
   private static Channel authed(Channel channel, String bearer) {
     Metadata headers = new Metadata();
     headers.put(AUTHORIZATION, "Bearer " + bearer);
@@ -167,74 +220,8 @@ public final class GrpcClient implements AutoCloseable {
         channel, MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 
-  private ManagedChannel channel(String address) {
-    return channels.computeIfAbsent(address, this::open);
-  }
-
-  private ManagedChannel open(String address) {
-    boolean tls = address.startsWith("https://");
-    String hostPort = address.replaceFirst("^https?://", "");
-    int colon = hostPort.lastIndexOf(':');
-    int port;
-    try {
-      port = Integer.parseInt(hostPort.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      port = -1;
-    }
-    if (colon < 1 || port < 1 || port > 65535) {
-      throw CliException.config("gRPC server " + address + " must be host:port");
-    }
-    NettyChannelBuilder builder =
-        NettyChannelBuilder.forAddress(hostPort.substring(0, colon), port)
-            .keepAliveTime(30, TimeUnit.SECONDS)
-            // A cluster-wide rebalance plan of tens of thousands of moves is one message.
-            .maxInboundMessageSize(64 * 1024 * 1024);
-    if (!tls) {
-      if (clientCertificate.isPresent()) {
-        throw CliException.config(
-            "gRPC server "
-                + address
-                + " is plaintext, so the client certificate cannot be presented: give it as"
-                + " https://"
-                + hostPort);
-      }
-      return builder.usePlaintext().build();
-    }
-    try {
-      var ssl = GrpcSslContexts.forClient();
-      caFile.ifPresent(ca -> ssl.trustManager(ca.toFile()));
-      clientCertificate.ifPresent(c -> presenting(ssl, c));
-      return builder.sslContext(ssl.build()).build();
-    } catch (SSLException e) {
-      throw CliException.config("cannot set up TLS for " + address + ": " + e.getMessage());
-    }
-  }
-
-  private static void presenting(SslContextBuilder ssl, Target.ClientCertificate c) {
-    try {
-      ssl.keyManager(c.cert().toFile(), c.key().toFile());
-    } catch (IllegalArgumentException e) {
-      // Netty reads both files here: missing, unreadable, not PEM, or a key that is not PKCS#8.
-      throw CliException.config(
-          "cannot use the client certificate "
-              + c.cert()
-              + " with the key "
-              + c.key()
-              + " (client-cert, client-key; PEM, the key PKCS#8): "
-              + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
-    }
-  }
-
   @Override
   public void close() {
-    channels.values().forEach(ManagedChannel::shutdownNow);
-    for (ManagedChannel channel : channels.values()) {
-      try {
-        channel.awaitTermination(2, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+    channels.close();
   }
 }

@@ -27,7 +27,7 @@ public final class Tls {
         store.setCertificateEntry("ca-" + i++, cert);
       }
       if (i == 0) {
-        throw CliException.config("ca-file " + caFile + " holds no PEM certificate");
+        throw unusableCaFile(caFile, "it holds no PEM certificate");
       }
       TrustManagerFactory trust =
           TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
@@ -36,7 +36,16 @@ public final class Tls {
       context.init(null, trust.getTrustManagers(), null);
       return context;
     } catch (IOException | GeneralSecurityException e) {
-      throw CliException.config("cannot use ca-file " + caFile + ": " + e.getMessage());
+      throw unusableCaFile(caFile, e.getMessage());
     }
+  }
+
+  /**
+   * A CA file that cannot be used (exit 3), over HTTP or gRPC alike, naming both places it can come
+   * from: the file's name alone does not say which setting to fix.
+   */
+  static CliException unusableCaFile(Path caFile, String reason) {
+    return CliException.config(
+        "cannot use ca-file " + caFile + " (the context's ca-file, or CPCTL_CA_FILE): " + reason);
   }
 }

@@ -4,6 +4,7 @@ import dev.controlplane.cli.BaseCommand;
 import dev.controlplane.cli.ExitCodes;
 import dev.controlplane.cli.GroupCommand;
 import dev.controlplane.cli.Session;
+import dev.controlplane.cli.client.GrpcClient;
 import dev.controlplane.cli.option.OutputOption;
 import dev.controlplane.cli.output.Render;
 import dev.controlplane.cli.resource.Kind;
@@ -83,7 +84,12 @@ public final class BrokersCommand extends GroupCommand {
                 .setDryRun(dryRun)
                 .build();
         SetBrokerStatusResponse response =
-            session.grpc().admin(null, a -> a.setBrokerStatus(request));
+            session
+                .grpc()
+                .admin(
+                    null,
+                    dryRun ? GrpcClient.Effect.NONE : GrpcClient.Effect.WRITE,
+                    a -> a.setBrokerStatus(request));
         String now =
             response
                 .getBroker()

@@ -4,6 +4,7 @@ import dev.controlplane.cli.BaseCommand;
 import dev.controlplane.cli.CliException;
 import dev.controlplane.cli.ExitCodes;
 import dev.controlplane.cli.Session;
+import dev.controlplane.cli.client.GrpcClient;
 import dev.controlplane.cli.option.OutputOption;
 import dev.controlplane.cli.option.ScopeOptions;
 import dev.controlplane.cli.output.Progress;
@@ -99,6 +100,7 @@ final class RebalanceCommand extends BaseCommand {
               .grpc()
               .admin(
                   all ? null : request.getTenantId(),
+                  dryRun ? GrpcClient.Effect.NONE : GrpcClient.Effect.WRITE,
                   a -> a.withDeadlineAfter(timeout, TimeUnit.SECONDS).rebalanceShards(request));
       progress.add(response.getMovesCount());
     }

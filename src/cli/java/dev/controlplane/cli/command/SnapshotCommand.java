@@ -14,7 +14,7 @@ import dev.controlplane.cli.output.Table;
 import dev.controlplane.proto.v1.GetSnapshotRequest;
 import dev.controlplane.proto.v1.GetSnapshotResponse;
 import dev.controlplane.proto.v1.Metadata;
-import io.grpc.StatusRuntimeException;
+import dev.controlplane.proto.v1.MetadataServiceGrpc;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,6 +23,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -113,24 +115,39 @@ public final class SnapshotCommand extends GroupCommand {
     }
   }
 
-  /** Every chunk of the snapshot at {@code version}, merged. */
+  /**
+   * Every chunk of the snapshot at {@code version}, merged. A node that cannot be reached, or that
+   * breaks off, is replaced by the next one, which is read from the first chunk again.
+   */
   static ObjectNode fetch(GrpcClient grpc, long version, Progress progress) {
+    AtomicLong counted = new AtomicLong();
+    return grpc.readMetadata(
+        stub -> {
+          // What a node that broke off counted is read again: take it back.
+          progress.add(-counted.getAndSet(0));
+          return whole(
+              stub,
+              version,
+              units -> {
+                counted.addAndGet(units);
+                progress.add(units);
+              });
+        });
+  }
+
+  private static ObjectNode whole(
+      MetadataServiceGrpc.MetadataServiceBlockingStub stub, long version, LongConsumer progress) {
     Metadata.Builder merged = Metadata.newBuilder();
     long at = -1;
     boolean last = false;
-    try {
-      Iterator<GetSnapshotResponse> chunks =
-          grpc.metadataBlocking()
-              .getSnapshot(GetSnapshotRequest.newBuilder().setVersion(version).build());
-      while (chunks.hasNext()) {
-        GetSnapshotResponse chunk = chunks.next();
-        at = chunk.getVersion();
-        merged.mergeFrom(chunk.getMetadata());
-        progress.add(resources(chunk.getMetadata()));
-        last = chunk.getLast();
-      }
-    } catch (StatusRuntimeException e) {
-      throw GrpcClient.metadataFailure(e);
+    Iterator<GetSnapshotResponse> chunks =
+        stub.getSnapshot(GetSnapshotRequest.newBuilder().setVersion(version).build());
+    while (chunks.hasNext()) {
+      GetSnapshotResponse chunk = chunks.next();
+      at = chunk.getVersion();
+      merged.mergeFrom(chunk.getMetadata());
+      progress.accept(resources(chunk.getMetadata()));
+      last = chunk.getLast();
     }
     if (!last) {
       throw new CliException(

@@ -5,6 +5,7 @@ import dev.controlplane.cli.CliException;
 import dev.controlplane.cli.ExitCodes;
 import dev.controlplane.cli.GroupCommand;
 import dev.controlplane.cli.Session;
+import dev.controlplane.cli.client.GrpcClient.Effect;
 import dev.controlplane.cli.option.OutputOption;
 import dev.controlplane.cli.option.ScopeOptions;
 import dev.controlplane.cli.output.Render;
@@ -138,7 +139,8 @@ public final class StreamsCommand extends GroupCommand {
                 .setPageSize(1000)
                 .setPageToken(token)
                 .build();
-        ListStreamsResponse page = session.grpc().admin(tenant, a -> a.listStreams(request));
+        ListStreamsResponse page =
+            session.grpc().admin(tenant, Effect.NONE, a -> a.listStreams(request));
         page.getStreamsList().forEach(s -> out.add(new Listed(namespace, s)));
         token = page.getNextPageToken();
       } while (!token.isEmpty());
@@ -247,7 +249,7 @@ public final class StreamsCommand extends GroupCommand {
               .setStream(name)
               .setSpec(spec)
               .build();
-      session().grpc().admin(tenant, a -> a.createStream(request));
+      session().grpc().admin(tenant, Effect.WRITE, a -> a.createStream(request));
       session().out().println(display() + " created");
       return ExitCodes.OK;
     }
@@ -277,7 +279,7 @@ public final class StreamsCommand extends GroupCommand {
               .setStream(name)
               .setForce(force)
               .build();
-      var response = session().grpc().admin(tenant, a -> a.deleteStream(request));
+      var response = session().grpc().admin(tenant, Effect.WRITE, a -> a.deleteStream(request));
       long purge = response.getPurgeAfterEpochMs();
       session()
           .out()
@@ -310,7 +312,7 @@ public final class StreamsCommand extends GroupCommand {
               .setNamespace(namespace())
               .setStream(name)
               .build();
-      var response = session().grpc().admin(tenant, a -> a.restoreStream(request));
+      var response = session().grpc().admin(tenant, Effect.WRITE, a -> a.restoreStream(request));
       session().out().println(display() + " restored at version " + response.getMetadataVersion());
       return ExitCodes.OK;
     }

@@ -12,6 +12,7 @@ import dev.controlplane.cli.output.OutputFormat;
 import dev.controlplane.cli.output.Printer;
 import dev.controlplane.cli.resource.Kind;
 import dev.controlplane.proto.v1.GetSnapshotRequest;
+import dev.controlplane.proto.v1.MetadataServiceGrpc;
 import dev.controlplane.proto.v1.MetadataUpdate;
 import dev.controlplane.proto.v1.WatchUpdatesRequest;
 import io.grpc.Context;
@@ -117,17 +118,19 @@ public final class WatchCommand extends BaseCommand {
     }
   }
 
-  /** The current version: the version of a snapshot of the latest state (only its first chunk). */
+  /**
+   * The current version: the version of a snapshot of the latest state (only its first chunk), from
+   * the first node that can be reached, which the watch then follows.
+   */
   static long head(GrpcClient grpc) {
+    return grpc.readMetadata(WatchCommand::firstChunkVersion);
+  }
+
+  private static long firstChunkVersion(MetadataServiceGrpc.MetadataServiceBlockingStub stub) {
+    // Cancelled on return: the other chunks are not wanted.
     try (Context.CancellableContext call = Context.current().withCancellation()) {
       return call.call(
-          () ->
-              grpc.metadataBlocking()
-                  .getSnapshot(GetSnapshotRequest.getDefaultInstance())
-                  .next()
-                  .getVersion());
-    } catch (StatusRuntimeException e) {
-      throw GrpcClient.metadataFailure(e);
+          () -> stub.getSnapshot(GetSnapshotRequest.getDefaultInstance()).next().getVersion());
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
