@@ -33,15 +33,16 @@ public class WriteGuard {
             + term
             + " is no longer current (current term "
             + recorded
-            + "); retry on the leader",
+            + "); nothing was written; retry on the leader",
         recordedLeader);
   }
 
   private String notLeaderMessage() {
     return otherLeader()
-        .map(id -> "this node is not the leader; the leader is " + id)
+        .map(id -> "this node is not the leader; the leader is " + id + "; nothing was written")
         .orElse(
-            "no leader is known (an election is in progress or there is no quorum); retry shortly");
+            "no leader is known (an election is in progress or there is no quorum); nothing was"
+                + " written; retry shortly");
   }
 
   /**

@@ -73,7 +73,7 @@ public final class RpcPool {
             + waiting
             + " tasks wait for them, the most SERVICE_CONTROLPLANE_GRPC_QUEUE_LIMIT ("
             + queueLimit
-            + ") allows; nothing was done: retry with backoff, or ask another node");
+            + ") allows; nothing was done and nothing was written: retry with backoff, or ask another node");
   }
 
   /**

@@ -35,7 +35,8 @@ public class QuorumFilter implements ContainerRequestFilter {
         && !describesThisNode(request)
         && !servesTheDataPlane(request, path)) {
       throw ControlPlaneException.unavailable(
-          "no leader is known (an election is in progress or there is no quorum); retry shortly",
+          "no leader is known (an election is in progress or there is no quorum); nothing was"
+              + " written; retry shortly",
           null);
     }
   }

@@ -45,6 +45,12 @@ final class GrpcFailures {
     if (trailers != null && (trailers.containsKey(LEADER) || trailers.containsKey(LEADER_ID))) {
       return true;
     }
+    // The server's own word for a refusal before anything was stored (docs/api.md, "unavailable"):
+    // a follower that knows no leader, a full queue, a write that never started.
+    String description = e.getStatus().getDescription();
+    if (description != null && description.contains("nothing was written")) {
+      return true;
+    }
     for (Throwable cause = e.getStatus().getCause(); cause != null; cause = cause.getCause()) {
       // gRPC sends a request only over a connection whose TLS handshake has completed.
       if (cause instanceof ConnectException

@@ -61,6 +61,21 @@ class GrpcClientWriteOnceTest {
     }
   }
 
+  /** A follower that knows no leader names none, but says that it wrote nothing. */
+  @Test
+  void aWriteRefusedWithNothingWrittenGoesToTheNextNode() throws Exception {
+    Status noLeader =
+        Status.UNAVAILABLE.withDescription(
+            "no leader is known (an election is in progress or there is no quorum); nothing was"
+                + " written; retry shortly");
+    try (LoopbackNode first =
+            LoopbackNode.plaintext(ScriptedAdmin.failing(noLeader.asRuntimeException()));
+        LoopbackNode second = LoopbackNode.plaintext(ScriptedAdmin.answering("next"));
+        GrpcClient client = TestClients.plaintext(first.hostPort(), second.hostPort())) {
+      assertThat(create(client)).isEqualTo("next");
+    }
+  }
+
   @Test
   void aReadGoesToTheNextNodeWhateverMadeTheFirstUnavailable() throws Exception {
     try (LoopbackNode first =
