@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An apply that stops because a server stopped answering still reports the objects that were sent
- * with the one that got no answer and were written, and says what is unknown and what was never
- * attempted: re-running the file must not be a guess.
+ * with the one that got no answer and were written, sends nothing more, and says what is unknown
+ * and what was never attempted: re-running the file must not be a guess.
  */
 class ApplyStoppedPartWayTest {
 
@@ -42,7 +42,7 @@ class ApplyStoppedPartWayTest {
       assertThat(run.out()).contains("n1").contains("n3").contains("n4").doesNotContain("n2");
       assertThat(run.err())
           .contains("3 of 4 objects applied as listed above")
-          .contains("1 whose outcome is unknown")
+          .contains("1 whose outcome is unknown: namespace/t1/n2")
           .contains("0 not attempted");
     }
   }
@@ -69,9 +69,34 @@ class ApplyStoppedPartWayTest {
       assertThat(run.out() + run.err()).doesNotContain("conflict");
       assertThat(run.err())
           .contains("may or may not have been stored")
-          .contains("1 whose outcome is unknown");
+          .contains("1 whose outcome is unknown: namespace/t1/n1");
       assertThat(second.requests()).noneMatch(r -> r.startsWith("PUT"));
     }
+  }
+
+  @Test
+  void objectsNotStartedWhenTheRunStopsAreNeitherSentNorUnknown() throws Exception {
+    try (FakeServer server = FakeServer.start(losing("n2", new CountDownLatch(0)))) {
+      InProcess.Run run = apply(namespaces(3), server.url(), "--parallel", "1");
+      assertThat(run.exit()).as(run.err()).isEqualTo(4);
+      assertThat(run.out()).contains("namespace/t1/n1 created").doesNotContain("n3");
+      assertThat(run.err())
+          .contains("1 of 3 objects applied as listed above")
+          .contains("1 whose outcome is unknown: namespace/t1/n2")
+          .contains("1 not attempted");
+      assertThat(server.requests()).noneMatch(r -> r.endsWith("/n3"));
+    }
+  }
+
+  @Test
+  void objectsNoServerAcceptedAConnectionForAreNotAttemptedRatherThanUnknown() throws Exception {
+    InProcess.Run run = apply(namespaces(2), FakeServer.refusingUrl(), "--parallel", "2");
+    assertThat(run.exit()).as(run.err()).isEqualTo(4);
+    assertThat(run.err())
+        .contains("connection refused")
+        .contains("0 of 2 objects applied as listed above")
+        .contains("0 whose outcome is unknown")
+        .contains("2 not attempted");
   }
 
   /**
