@@ -1,5 +1,6 @@
 package dev.controlplane.cli.apply;
 
+import dev.controlplane.cli.client.ApiException;
 import dev.controlplane.cli.resource.Kind;
 import dev.controlplane.cli.resource.Lister;
 import dev.controlplane.cli.resource.ResourceRef;
@@ -40,7 +41,7 @@ public final class Pruner {
     }
     List<ResourceRef> out = new ArrayList<>();
     for (ResourceRef tenant : tenants) {
-      for (String ns : lister.names(Kind.NAMESPACE, tenant.name(), "")) {
+      for (String ns : names(Kind.NAMESPACE, tenant.name(), "")) {
         ResourceRef namespace = ResourceRef.namespace(tenant.name(), ns);
         if (!declared.contains(namespace)) {
           out.addAll(streams(namespace, declared));
@@ -55,9 +56,25 @@ public final class Pruner {
   }
 
   private List<ResourceRef> streams(ResourceRef namespace, Set<ResourceRef> declared) {
-    return lister.names(Kind.STREAM, namespace.tenant(), namespace.name()).stream()
+    return names(Kind.STREAM, namespace.tenant(), namespace.name()).stream()
         .map(s -> ResourceRef.of(Kind.STREAM, namespace.tenant(), namespace.name(), s))
         .filter(s -> !declared.contains(s))
         .toList();
+  }
+
+  /**
+   * The names under a tenant or namespace; none when it does not exist. In a dry run that is every
+   * parent the same apply declares new (it only pretended to create them); otherwise one deleted
+   * since. Either way there is nothing in it to prune.
+   */
+  private List<String> names(Kind kind, String tenant, String namespace) {
+    try {
+      return lister.names(kind, tenant, namespace);
+    } catch (ApiException e) {
+      if (e.status() == 404) {
+        return List.of();
+      }
+      throw e;
+    }
   }
 }

@@ -6,11 +6,9 @@ import dev.controlplane.cli.CliException;
 import dev.controlplane.cli.ExitCodes;
 import dev.controlplane.cli.config.Target;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -22,21 +20,33 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The HTTP API. A request goes to the server that answered last; when that one cannot be reached,
- * or answers 503 {@code unavailable} (it knows no leader), to the next one of the context. A 503
- * {@code not_leader} is retried once on the leader it names ({@code leader_url}), which then serves
- * the following requests. Errors come back as {@link ApiException} with the server's problem.
+ * The HTTP API. A request goes to the server that answered last. A 503 {@code not_leader} is
+ * retried once on the leader it names ({@code leader_url}), which then serves the following
+ * requests. A read moves to the next server of the context when one cannot be reached, times out or
+ * answers 503. A write moves on only when it certainly stored nothing: it never reached the server,
+ * or the 503 says it was refused before writing; otherwise it ends in {@link
+ * OutcomeUnknownException}, never sent twice. Errors come back as {@link ApiException} with the
+ * server's problem; no server at all as {@link NotServedException}.
  */
 public final class ApiClient {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A request: method, path, query, optional JSON body, and the tenant it concerns (for auth). */
+  /**
+   * A request: method, path, query, optional JSON body, the tenant it concerns (for auth), and
+   * whether it may be sent to another node after an answer that does not say whether it was stored.
+   */
   public record Call(
-      String method, String path, Map<String, String> query, JsonNode body, String tenant) {
+      String method,
+      String path,
+      Map<String, String> query,
+      JsonNode body,
+      String tenant,
+      boolean repeatable) {
 
+    /** A GET is repeatable; another method only once {@link #markRepeatable()} says so. */
     public static Call of(String method, String path) {
-      return new Call(method, path, new LinkedHashMap<>(), null, null);
+      return new Call(method, path, new LinkedHashMap<>(), null, null, method.equals("GET"));
     }
 
     public Call query(String name, String value) {
@@ -47,11 +57,16 @@ public final class ApiClient {
     }
 
     public Call body(JsonNode json) {
-      return new Call(method, path, query, json, tenant);
+      return new Call(method, path, query, json, tenant, repeatable);
     }
 
     public Call tenant(String name) {
-      return new Call(method, path, query, body, name);
+      return new Call(method, path, query, body, name, repeatable);
+    }
+
+    /** For a write that stores nothing another try could trip over (a token exchange). */
+    public Call markRepeatable() {
+      return new Call(method, path, query, body, tenant, true);
     }
 
     String pathAndQuery() {
@@ -97,38 +112,48 @@ public final class ApiClient {
   /** Sends {@code call} with {@code bearer} (null: no Authorization header). */
   public Response send(Call call, String bearer) {
     List<String> failures = new ArrayList<>();
-    List<URI> order = order();
-    for (URI base : order) {
-      Attempt attempt = attempt(base, call, bearer);
-      if (attempt.response != null) {
-        current = base;
-        return attempt.response;
+    for (URI base : order()) {
+      URI node = base;
+      Attempt attempt = attempt(node, call, bearer);
+      if (attempt.leader() != null) {
+        failures.add(node + ": " + attempt.describe());
+        node = attempt.leader();
+        attempt = attempt(node, call, bearer);
       }
-      if (attempt.problem != null && attempt.problem.code().equals("not_leader")) {
-        URI leader = attempt.leader;
-        if (leader != null) {
-          Attempt retried = attempt(leader, call, bearer);
-          if (retried.response != null) {
-            current = leader;
-            return retried.response;
-          }
-          failures.add(leader + ": " + retried.describe());
-          throwIfRefused(retried);
-          continue;
-        }
+      if (attempt.response() != null) {
+        current = node;
+        return attempt.response();
       }
-      throwIfRefused(attempt);
-      failures.add(base + ": " + attempt.describe());
+      failures.add(node + ": " + attempt.describe());
+      endIfFinal(call, attempt, failures);
     }
-    throw new CliException(
-        ExitCodes.UNREACHABLE, "no server could serve the request: " + String.join("; ", failures));
+    throw new NotServedException(
+        "no server could serve the request: " + String.join("; ", failures));
   }
 
-  /** A refusal that another node would repeat (anything but 503 or a connection failure). */
-  private static void throwIfRefused(Attempt attempt) {
-    if (attempt.problem != null && attempt.problem.status() != 503) {
-      throw new ApiException(attempt.problem);
+  /**
+   * Ends the request where no other node may be asked: a refusal every node would repeat (anything
+   * but 503), or a write that may have been stored. Sent again, such a write would meet itself as
+   * someone else's change: a create answered {@code conflict}, a delete {@code not_found}.
+   */
+  private static void endIfFinal(Call call, Attempt attempt, List<String> failures) {
+    if (attempt.problem() != null && attempt.problem().status() != 503) {
+      throw new ApiException(attempt.problem());
     }
+    if (attempt.mayHaveStored() && !mayRepeat(call)) {
+      throw new OutcomeUnknownException(
+          call.method()
+              + " "
+              + call.path()
+              + " may or may not have been stored ("
+              + String.join("; ", failures)
+              + "); read it before trying again");
+    }
+  }
+
+  /** Reads, dry runs (which store nothing) and calls marked repeatable may go to another node. */
+  private static boolean mayRepeat(Call call) {
+    return call.repeatable() || call.query().containsKey("dryRun");
   }
 
   private List<URI> order() {
@@ -136,13 +161,6 @@ public final class ApiClient {
     order.add(current);
     servers.stream().filter(s -> !s.equals(current)).forEach(order::add);
     return order;
-  }
-
-  /** One try on one server: a response, a problem, or a connection failure. */
-  private record Attempt(Response response, Problem problem, URI leader, String failure) {
-    String describe() {
-      return problem != null ? problem.oneLine() : failure;
-    }
   }
 
   private Attempt attempt(URI base, Call call, String bearer) {
@@ -160,36 +178,16 @@ public final class ApiClient {
       request.method(call.method(), HttpRequest.BodyPublishers.noBody());
     }
     try {
-      HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      return interpret(response);
-    } catch (ConnectException e) {
-      return new Attempt(null, null, null, "connection refused");
-    } catch (HttpConnectTimeoutException e) {
-      return new Attempt(null, null, null, "connect timed out");
+      return Attempt.of(http.send(request.build(), HttpResponse.BodyHandlers.ofString()));
     } catch (IOException e) {
-      return new Attempt(null, null, null, "connection failed (" + describe(e) + ")");
+      return Attempt.of(e, requestTimeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException(ExitCodes.INTERRUPTED, "interrupted");
     }
   }
 
-  private static Attempt interpret(HttpResponse<String> response) {
-    JsonNode body = parse(response.body());
-    int status = response.statusCode();
-    if (status < 300) {
-      return new Attempt(new Response(status, body), null, null, null);
-    }
-    Problem problem = Problem.of(status, body, response.body());
-    URI leader = null;
-    if (body != null && !body.path("leader_url").asText("").isEmpty()) {
-      leader = URI.create(body.path("leader_url").asText().replaceAll("/+$", ""));
-    }
-    return new Attempt(null, problem, leader, null);
-  }
-
-  private static JsonNode parse(String body) {
+  static JsonNode parse(String body) {
     if (body == null || body.isBlank()) {
       return null;
     }
@@ -198,10 +196,6 @@ public final class ApiClient {
     } catch (IOException notJson) {
       return null;
     }
-  }
-
-  private static String describe(Exception e) {
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   /** The token exchange: an upstream token for a service token of {@code tenant}. */
@@ -214,7 +208,8 @@ public final class ApiClient {
 
   public Response exchange(String tenant, String upstreamToken, JsonNode hints) {
     return send(
-        Call.of("POST", "/v1/tenants/" + tenant + "/token/exchange").body(hints), upstreamToken);
+        Call.of("POST", "/v1/tenants/" + tenant + "/token/exchange").body(hints).markRepeatable(),
+        upstreamToken);
   }
 
   /** The URL of the server that answered last. */

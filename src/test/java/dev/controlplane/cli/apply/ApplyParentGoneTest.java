@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * A namespace whose tenant this apply created is answered 404 by the server. In a dry run that is
  * expected (the tenant was never created) and the namespace is reported as created, unchecked. In a
  * real apply it means the tenant is gone again, and reporting the namespace as created would hide
- * an object that does not exist.
+ * an object that does not exist. Prune, in a dry run, has nothing to list under such a parent.
  */
 class ApplyParentGoneTest {
 
@@ -76,6 +76,14 @@ class ApplyParentGoneTest {
     InProcess.Run run = apply("--dry-run=server");
     assertThat(run.exit()).as(run.out() + run.err()).isZero();
     assertThat(run.out()).contains("namespace/t1/n1 created").contains("not checked by the server");
+  }
+
+  @Test
+  void aDryRunPruneFindsNothingToPruneUnderParentsTheDryRunWouldCreate() {
+    InProcess.Run run = apply("--dry-run=server", "--prune");
+    assertThat(run.exit()).as(run.out() + run.err()).isZero();
+    assertThat(run.err()).contains("2 objects: 2 created (server dry run)").doesNotContain("error");
+    assertThat(run.out()).doesNotContain("pruned");
   }
 
   private InProcess.Run apply(String... extra) {
