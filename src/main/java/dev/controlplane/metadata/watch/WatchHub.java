@@ -130,16 +130,25 @@ public class WatchHub implements CommitSignal, CommitListener {
       highestSeen = recalled;
       memory.warnAhead(image.version());
     }
-    running = true;
-    drainers = Executors.newFixedThreadPool(2, threadFactory);
+    open(
+        Executors.newFixedThreadPool(2, threadFactory),
+        new LogTailer(this, changeLog, tenants, metrics, LogTailer.UNREADABLE_AFTER));
     ticker = Executors.newSingleThreadScheduledExecutor(threadFactory);
-    long tick = Math.max(100, config.watchProgressInterval().toMillis() / 4);
+    new WatchHousekeeping(this, config, metrics).schedule(ticker);
     ticker.scheduleWithFixedDelay(
-        safely(this::requestProgressFromIdle), tick, tick, TimeUnit.MILLISECONDS);
-    ticker.scheduleWithFixedDelay(safely(this::cutOffStalled), 100, 100, TimeUnit.MILLISECONDS);
-    ticker.scheduleWithFixedDelay(safely(this::rememberHighestSeen), 1, 1, TimeUnit.SECONDS);
-    tailer = new LogTailer(this, changeLog, tenants, metrics);
+        WatchHousekeeping.safely(this::rememberHighestSeen), 1, 1, TimeUnit.SECONDS);
     tailer.start(threadFactory);
+  }
+
+  /**
+   * Takes watches from now on: {@code logReaders} run the watchers' reads of the log, {@code
+   * tailer} keeps the head in step with it. Apart from {@link #start()}, which needs a database and
+   * a container, so that tests run a hub on executors and a log of their own.
+   */
+  void open(ExecutorService logReaders, LogTailer tailer) {
+    this.drainers = logReaders;
+    this.tailer = tailer;
+    running = true;
   }
 
   public void stop() {
@@ -244,7 +253,7 @@ public class WatchHub implements CommitSignal, CommitListener {
     return byThread.values().stream().mapToInt(Set::size).sum();
   }
 
-  private Stream<Watcher> watchers() {
+  Stream<Watcher> watchers() {
     return byThread.values().stream().flatMap(Set::stream);
   }
 
@@ -417,44 +426,6 @@ public class WatchHub implements CommitSignal, CommitListener {
     } catch (SQLException e) {
       throw ControlPlaneException.unavailable("cannot load the metadata image", e);
     }
-  }
-
-  private void cutOffStalled() {
-    long limit = config.watchStallTimeout().toNanos();
-    watchers()
-        .filter(w -> w.blockedNanos() > limit)
-        .forEach(
-            w -> {
-              metrics.cutOff();
-              w.close(
-                  new ControlPlaneException(
-                      ErrorCode.RESOURCE_EXHAUSTED,
-                      "watcher stopped reading while "
-                          + (head() - w.position())
-                          + " updates waited; resume from version "
-                          + w.position()));
-            });
-  }
-
-  /** Runs every quarter interval; asking at 3/4 of it keeps every gap within the interval. */
-  private void requestProgressFromIdle() {
-    long interval = config.watchProgressInterval().toNanos() * 3 / 4;
-    watchers()
-        .filter(w -> w.position() >= head() && w.nanosSinceLastSend() >= interval)
-        .forEach(Watcher::requestProgress);
-  }
-
-  /**
-   * A periodic task that survives its own failures (a scheduled executor drops a task that throws).
-   */
-  private static Runnable safely(Runnable task) {
-    return () -> {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "watch housekeeping failed", e);
-      }
-    };
   }
 
   private static void sleepQuietly(long millis) {
