@@ -68,7 +68,8 @@ import javax.sql.DataSource;
  * Nothing is queued per watcher: a watcher whose transport is not ready simply stops advancing, so
  * writers and other watchers never wait for it. One that refuses updates for longer than {@code
  * watch.stall.timeout} while updates wait for it is closed with RESOURCE_EXHAUSTED and resumes from
- * its last version. A watcher catching up from far behind is not slow as long as it keeps reading.
+ * its last version. A watcher catching up from far behind is not slow as long as it keeps reading,
+ * however long its reads of the log wait for a thread ({@link Watcher#blockedNanos()}).
  */
 @ApplicationScoped
 public class WatchHub implements CommitSignal, CommitListener {
