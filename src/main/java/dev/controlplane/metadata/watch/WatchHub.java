@@ -76,6 +76,8 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   private static final Logger LOG = Logger.getLogger(WatchHub.class.getName());
 
+  private static final String SHUTTING_DOWN = "the server is shutting down; resume on another node";
+
   @Inject ChangeLog changeLog;
   @Inject ControlPlaneConfig config;
   @Inject WatchMetrics metrics;
@@ -103,6 +105,13 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   private volatile boolean running;
   private volatile boolean accepting = true;
+
+  /**
+   * Held to register a watcher and to stop accepting them, so that a watch either is registered
+   * before {@link #closeWatches()} lists the watches to close, or is refused.
+   */
+  private final Object registration = new Object();
+
   private final Object advance = new Object();
   private volatile MetadataImage image = MetadataImage.empty();
 
@@ -175,29 +184,45 @@ public class WatchHub implements CommitSignal, CommitListener {
    * end on its own, and brokers hear why rather than a transport's cut.
    */
   public void closeWatches() {
-    accepting = false;
-    for (Watcher w : watchers().toList()) {
-      w.close(
-          ControlPlaneException.unavailable(
-              "the server is shutting down; resume on another node", null));
+    synchronized (registration) {
+      accepting = false;
     }
+    closeAll(SHUTTING_DOWN);
   }
 
   /** Opens a watch delivering every update after {@code fromVersion}, then live ones. */
   public Watch subscribe(long fromVersion, WatchSink sink) {
-    if (!running || !accepting) {
-      throw ControlPlaneException.unavailable("the server is starting or stopping", null);
-    }
+    refuseUnlessAccepting();
     LogBounds bounds = changeLog.bounds();
     if (!bounds.covers(fromVersion)) {
       throw bounds.outOfRange(fromVersion);
     }
     Watcher watcher = new Watcher(this, sink, drainers, fromVersion);
-    byThread
-        .computeIfAbsent(watcher.deliveryThread(), t -> ConcurrentHashMap.newKeySet())
-        .add(watcher);
+    synchronized (registration) {
+      // Again: a stop may have closed the watches while the bounds were read, and this one would
+      // stay open past its close pass.
+      refuseUnlessAccepting();
+      byThread
+          .computeIfAbsent(watcher.deliveryThread(), t -> ConcurrentHashMap.newKeySet())
+          .add(watcher);
+    }
     watcher.wake();
     return watcher;
+  }
+
+  private void refuseUnlessAccepting() {
+    if (!running) {
+      throw ControlPlaneException.unavailable("the server is starting or stopping", null);
+    }
+    if (!accepting) {
+      throw ControlPlaneException.unavailable(SHUTTING_DOWN, null);
+    }
+  }
+
+  private void closeAll(String why) {
+    for (Watcher w : watchers().toList()) {
+      w.close(ControlPlaneException.unavailable(why, null));
+    }
   }
 
   /** The newest version this node has read, contiguous from the start. */
