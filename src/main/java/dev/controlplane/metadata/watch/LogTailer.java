@@ -82,11 +82,13 @@ final class LogTailer {
    * shorter failure (a database restart).
    */
   Optional<Duration> unreadableFor() {
+    return failingFor().filter(failing -> failing.toNanos() > unreadableAfterNanos);
+  }
+
+  /** For how long reads of the change log have failed; empty while the last one worked. */
+  Optional<Duration> failingFor() {
     long since = logFailingSince;
-    long failing = System.nanoTime() - since;
-    return since != 0 && failing > unreadableAfterNanos
-        ? Optional.of(Duration.ofNanos(failing))
-        : Optional.empty();
+    return since == 0 ? Optional.empty() : Optional.of(Duration.ofNanos(System.nanoTime() - since));
   }
 
   private void tail() {

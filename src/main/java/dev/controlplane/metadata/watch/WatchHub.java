@@ -70,6 +70,15 @@ import javax.sql.DataSource;
  * watch.stall.timeout} while updates wait for it is closed with RESOURCE_EXHAUSTED and resumes from
  * its last version. A watcher catching up from far behind is not slow as long as it keeps reading,
  * however long its reads of the log wait for a thread ({@link Watcher#blockedNanos()}).
+ *
+ * <h2>A log it cannot read</h2>
+ *
+ * While this node's reads of the change log fail (an entry a newer build wrote, its own database
+ * connection lost while the leader writes), its head may be behind the log. A progress notice would
+ * tell a watcher it is current, so none is sent. Once the reads have failed for longer than {@link
+ * LogTailer#UNREADABLE_AFTER} new watches are refused, as readiness reports the node unready then,
+ * and once they have failed for longer than {@link WatchHousekeeping#WATCHES_END_AFTER} every watch
+ * is closed with UNAVAILABLE as on a stop, so that brokers resume on a node that reads the log.
  */
 @ApplicationScoped
 public class WatchHub implements CommitSignal, CommitListener {
@@ -77,6 +86,9 @@ public class WatchHub implements CommitSignal, CommitListener {
   private static final Logger LOG = Logger.getLogger(WatchHub.class.getName());
 
   private static final String SHUTTING_DOWN = "the server is shutting down; resume on another node";
+
+  static final String LOG_UNREADABLE =
+      "this node cannot read the change log; resume on another node";
 
   @Inject ChangeLog changeLog;
   @Inject ControlPlaneConfig config;
@@ -144,7 +156,8 @@ public class WatchHub implements CommitSignal, CommitListener {
         Executors.newFixedThreadPool(2, threadFactory),
         new LogTailer(this, changeLog, tenants, metrics, LogTailer.UNREADABLE_AFTER));
     ticker = Executors.newSingleThreadScheduledExecutor(threadFactory);
-    new WatchHousekeeping(this, config, metrics).schedule(ticker);
+    new WatchHousekeeping(this, config, metrics, WatchHousekeeping.WATCHES_END_AFTER)
+        .schedule(ticker);
     ticker.scheduleWithFixedDelay(
         WatchHousekeeping.safely(this::rememberHighestSeen), 1, 1, TimeUnit.SECONDS);
     tailer.start(threadFactory);
@@ -217,9 +230,12 @@ public class WatchHub implements CommitSignal, CommitListener {
     if (!accepting) {
       throw ControlPlaneException.unavailable(SHUTTING_DOWN, null);
     }
+    if (unreadableLog().isPresent()) {
+      throw ControlPlaneException.unavailable(LOG_UNREADABLE, null);
+    }
   }
 
-  private void closeAll(String why) {
+  void closeAll(String why) {
     for (Watcher w : watchers().toList()) {
       w.close(ControlPlaneException.unavailable(why, null));
     }
@@ -354,12 +370,26 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   /**
    * For how long this node has not been able to read the change log, once that is longer than 5 s,
-   * for readiness: its watchers get nothing newer meanwhile. Empty while reading works, and during
-   * a shorter failure (a database restart). Why is in the log.
+   * for readiness: new watches are refused meanwhile. Empty while reading works, and during a
+   * shorter failure (a database restart). Why is in the log.
    */
   public Optional<Duration> unreadableLog() {
     LogTailer t = tailer;
     return t == null ? Optional.empty() : t.unreadableFor();
+  }
+
+  /** For how long reads of the change log have failed; empty while the last one worked. */
+  Optional<Duration> logFailingFor() {
+    LogTailer t = tailer;
+    return t == null ? Optional.empty() : t.failingFor();
+  }
+
+  /**
+   * Whether this node's last read of the change log worked, so that its head is as new as what the
+   * log held then: what a progress notice tells a watcher.
+   */
+  boolean headIsCurrent() {
+    return logFailingFor().isEmpty();
   }
 
   /** Takes updates read from the log, starting with the one after the head; later ones follow. */

@@ -157,8 +157,12 @@ final class Watcher implements Watch {
       }
       if (progressDue && !closed && sink.ready() && position >= hub.head()) {
         progressDue = false;
-        sink.progress(position);
-        lastSentNanos = System.nanoTime();
+        // A notice tells the broker it is current, which this node does not know while it cannot
+        // read the log; the next check for idle watchers asks again.
+        if (hub.headIsCurrent()) {
+          sink.progress(position);
+          lastSentNanos = System.nanoTime();
+        }
       }
     } catch (ControlPlaneException e) {
       close(e);

@@ -28,14 +28,17 @@ final class TestHub {
   final LogTailer tailer;
   final WatchHousekeeping housekeeping;
 
-  /** An open hub at version 0; the log counts as unreadable once reads failed for that long. */
+  /**
+   * An open hub at version 0; once reads of the log have failed for {@code unreadableAfter}, it
+   * refuses new watches and ends those open.
+   */
   TestHub(Log log, ExecutorService logReaders, Duration unreadableAfter) {
     this.log = log;
     hub.changeLog = log;
     hub.config = settings;
     hub.metrics = new WatchMetrics();
     tailer = new LogTailer(hub, log, null, hub.metrics, unreadableAfter);
-    housekeeping = new WatchHousekeeping(hub, settings, hub.metrics);
+    housekeeping = new WatchHousekeeping(hub, settings, hub.metrics, unreadableAfter);
     hub.open(logReaders, tailer);
   }
 
