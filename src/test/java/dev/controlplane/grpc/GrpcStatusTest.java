@@ -25,4 +25,17 @@ class GrpcStatusTest {
             "2 fields are invalid: spec.shards: must be at least 1;"
                 + " spec.retention.time: is not a duration");
   }
+
+  /** A snapshot the node cannot rebuild, from a stored update this build cannot read. */
+  @Test
+  void aFaultOfTheServerIsInternalAndKeepsItsDetailsToTheLog() {
+    var status =
+        GrpcStatus.of(
+            new IllegalStateException(
+                "the stored Tenant of version 7 is not one this build reads (spec.tier: is not a"
+                    + " known field)"));
+
+    assertThat(status.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL);
+    assertThat(status.getStatus().getDescription()).isEqualTo("internal error");
+  }
 }

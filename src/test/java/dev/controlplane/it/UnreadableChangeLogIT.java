@@ -7,6 +7,8 @@ import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.IsolatedServer;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
+import dev.controlplane.it.support.WatchCollector;
+import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
@@ -21,12 +23,14 @@ import org.junit.jupiter.api.Test;
  * A change-log entry this build cannot read, as a newer build's node writes it in a cluster
  * upgraded one node at a time (docs/operations.md, "Upgrading to a new build"): the node says so in
  * its log, once and not twice a second, reports itself not ready over HTTP (logging that once too,
- * not at every probe) and not serving over gRPC health, and recovers by itself once the entry is
- * readable.
+ * not at every probe) and not serving over gRPC health, sends its watchers to another node, and
+ * recovers by itself once the entry is readable.
  */
 class UnreadableChangeLogIT {
 
   private static final String FAILED = "reading the change log failed";
+  private static final String GO_ELSEWHERE =
+      "this node cannot read the change log; resume on another node";
   private static final String NOT_READY =
       "this node is not ready, /health/ready answers 503 until it is: this node cannot read the"
           + " change log";
@@ -40,6 +44,7 @@ class UnreadableChangeLogIT {
       Http probe = new Http(node.httpPort(), null);
       long version = http.put("/v1/tenants/acme", Http.tenant("acme", "before")).version();
       long next = version + 1;
+      WatchCollector current = WatchCollector.open(grpc.metadataAsync(), version);
 
       // What a newer build with a Tenant field this one lacks would have committed.
       execute(
@@ -57,6 +62,11 @@ class UnreadableChangeLogIT {
 
       Http.awaitStatus(() -> probe.get("/health/ready").status(), 503, Duration.ofSeconds(30));
       awaitGrpcHealth(grpc, ServingStatus.NOT_SERVING);
+      assertSentElsewhere(current);
+      current.close();
+      try (WatchCollector refused = WatchCollector.open(grpc.metadataAsync(), version)) {
+        assertSentElsewhere(refused);
+      }
       var data = probe.get("/health/ready").json().path("checks").get(0).path("data");
       assertThat(data.path("change_log").asText()).startsWith("unreadable for ");
       assertThat(data.path("database").asBoolean()).isTrue();
@@ -96,7 +106,17 @@ class UnreadableChangeLogIT {
       assertThat(node.process().logText())
           .contains("reading the change log works again")
           .contains("this node is ready again");
+      try (WatchCollector resumed = WatchCollector.open(grpc.metadataAsync(), version)) {
+        assertThat(resumed.awaitVersion(next, Duration.ofSeconds(10))).isTrue();
+      }
     }
+  }
+
+  /** Waits for the watch to end as it does 15 s after the node stopped reading the log. */
+  private static void assertSentElsewhere(WatchCollector watch) throws Exception {
+    Status end = watch.awaitClose(Duration.ofSeconds(30));
+    assertThat(end.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(end.getDescription()).isEqualTo(GO_ELSEWHERE);
   }
 
   /** Waits up to 10 s for the gRPC health service to report {@code status}, as a balancer sees. */

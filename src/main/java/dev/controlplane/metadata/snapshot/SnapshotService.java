@@ -38,10 +38,10 @@ public class SnapshotService {
       throw new LogBounds(Math.min(bounds.head(), head.version()), bounds.retainedFrom())
           .outOfRange(version);
     }
-    return undoTo(head, version, bounds);
+    return undoTo(head, version);
   }
 
-  private MetadataImage undoTo(MetadataImage head, long version, LogBounds bounds) {
+  private MetadataImage undoTo(MetadataImage head, long version) {
     MetadataImage image = head;
     while (image.version() > version) {
       MetadataUpdate recent = hub.fromWindow(image.version());
@@ -54,14 +54,32 @@ public class SnapshotService {
       MetadataImage[] holder = {image};
       try {
         changeLog.forEachNewestFirst(version, image.version(), u -> holder[0] = holder[0].undo(u));
-      } catch (IllegalStateException trimmedMeanwhile) {
-        throw bounds.outOfRange(version);
+      } catch (IllegalStateException e) {
+        throw outOfRangeIfTrimmed(version, e);
       }
       image = holder[0];
     }
     if (image.version() != version) {
-      throw bounds.outOfRange(version);
+      throw outOfRangeIfTrimmed(
+          version,
+          new IllegalStateException(
+              "the change log ended at version "
+                  + image.version()
+                  + " going back to version "
+                  + version
+                  + ", which its bounds say it retains"));
     }
     return image;
+  }
+
+  /**
+   * OUT_OF_RANGE when the retention trimmed {@code version} while the snapshot was being built;
+   * otherwise {@code failure} itself, a fault of this server (a stored update this build cannot
+   * read, a log that does not match the image), which must not tell the broker its version is too
+   * old: it is not, and another node may serve it.
+   */
+  private RuntimeException outOfRangeIfTrimmed(long version, RuntimeException failure) {
+    LogBounds now = changeLog.bounds();
+    return now.covers(version) ? failure : now.outOfRange(version);
   }
 }

@@ -23,30 +23,41 @@ import java.util.logging.Logger;
 final class LogTailer {
 
   private static final Logger LOG = Logger.getLogger(LogTailer.class.getName());
-  private static final long UNREADABLE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  /**
+   * How long reads of the change log must have failed before the node counts as unable to read it:
+   * longer than a database restart takes.
+   */
+  static final Duration UNREADABLE_AFTER = Duration.ofSeconds(5);
 
   private final WatchHub hub;
   private final ChangeLog changeLog;
   private final TenantChanges tenants;
   private final WatchMetrics metrics;
   private final Object wakeLock = new Object();
+  private final long unreadableAfterNanos;
   private boolean changed;
-  private volatile boolean running;
+  private volatile boolean running = true;
 
   /** When reads of the change log started failing; 0 while they work. */
   private volatile long logFailingSince;
 
   private long lastFailureLogged;
 
-  LogTailer(WatchHub hub, ChangeLog changeLog, TenantChanges tenants, WatchMetrics metrics) {
+  LogTailer(
+      WatchHub hub,
+      ChangeLog changeLog,
+      TenantChanges tenants,
+      WatchMetrics metrics,
+      Duration unreadableAfter) {
     this.hub = hub;
     this.changeLog = changeLog;
     this.tenants = tenants;
     this.metrics = metrics;
+    this.unreadableAfterNanos = unreadableAfter.toNanos();
   }
 
   void start(ThreadFactory threads) {
-    running = true;
     Thread thread = threads.newThread(this::tail);
     thread.setName("watch-tailer");
     thread.start();
@@ -66,30 +77,40 @@ final class LogTailer {
   }
 
   /**
-   * For how long this node has not been able to read the change log, once that is longer than
-   * {@link #UNREADABLE_AFTER_NANOS}. Empty while reading works, and during a shorter failure (a
-   * database restart).
+   * For how long this node has not been able to read the change log, once that is longer than the
+   * bound it was made with ({@link #UNREADABLE_AFTER}). Empty while reading works, and during a
+   * shorter failure (a database restart).
    */
   Optional<Duration> unreadableFor() {
+    return failingFor().filter(failing -> failing.toNanos() > unreadableAfterNanos);
+  }
+
+  /** For how long reads of the change log have failed; empty while the last one worked. */
+  Optional<Duration> failingFor() {
     long since = logFailingSince;
-    long failing = System.nanoTime() - since;
-    return since != 0 && failing > UNREADABLE_AFTER_NANOS
-        ? Optional.of(Duration.ofNanos(failing))
-        : Optional.empty();
+    return since == 0 ? Optional.empty() : Optional.of(Duration.ofNanos(System.nanoTime() - since));
   }
 
   private void tail() {
     while (running) {
       awaitChange();
-      try {
-        if (pullNewUpdates()) {
-          hub.wakeAll();
-        }
-        logReadable();
-      } catch (RuntimeException e) {
-        logUnreadable(e);
+      if (!readOnce()) {
         sleepQuietly(500);
       }
+    }
+  }
+
+  /** Reads what the log holds after the hub's head; false when that failed. */
+  boolean readOnce() {
+    try {
+      if (pullNewUpdates()) {
+        hub.wakeAll();
+      }
+      logReadable();
+      return true;
+    } catch (RuntimeException e) {
+      logUnreadable(e);
+      return false;
     }
   }
 

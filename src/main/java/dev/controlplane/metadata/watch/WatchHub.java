@@ -68,12 +68,27 @@ import javax.sql.DataSource;
  * Nothing is queued per watcher: a watcher whose transport is not ready simply stops advancing, so
  * writers and other watchers never wait for it. One that refuses updates for longer than {@code
  * watch.stall.timeout} while updates wait for it is closed with RESOURCE_EXHAUSTED and resumes from
- * its last version. A watcher catching up from far behind is not slow as long as it keeps reading.
+ * its last version. A watcher catching up from far behind is not slow as long as it keeps reading,
+ * however long its reads of the log wait for a thread ({@link Watcher#blockedNanos()}).
+ *
+ * <h2>A log it cannot read</h2>
+ *
+ * While this node's reads of the change log fail (an entry a newer build wrote, its own database
+ * connection lost while the leader writes), its head may be behind the log. A progress notice would
+ * tell a watcher it is current, so none is sent. Once the reads have failed for longer than {@link
+ * LogTailer#UNREADABLE_AFTER} new watches are refused, as readiness reports the node unready then,
+ * and once they have failed for longer than {@link WatchHousekeeping#WATCHES_END_AFTER} every watch
+ * is closed with UNAVAILABLE as on a stop, so that brokers resume on a node that reads the log.
  */
 @ApplicationScoped
 public class WatchHub implements CommitSignal, CommitListener {
 
   private static final Logger LOG = Logger.getLogger(WatchHub.class.getName());
+
+  private static final String SHUTTING_DOWN = "the server is shutting down; resume on another node";
+
+  static final String LOG_UNREADABLE =
+      "this node cannot read the change log; resume on another node";
 
   @Inject ChangeLog changeLog;
   @Inject ControlPlaneConfig config;
@@ -102,6 +117,13 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   private volatile boolean running;
   private volatile boolean accepting = true;
+
+  /**
+   * Held to register a watcher and to stop accepting them, so that a watch either is registered
+   * before {@link #closeWatches()} lists the watches to close, or is refused.
+   */
+  private final Object registration = new Object();
+
   private final Object advance = new Object();
   private volatile MetadataImage image = MetadataImage.empty();
 
@@ -130,16 +152,26 @@ public class WatchHub implements CommitSignal, CommitListener {
       highestSeen = recalled;
       memory.warnAhead(image.version());
     }
-    running = true;
-    drainers = Executors.newFixedThreadPool(2, threadFactory);
+    open(
+        Executors.newFixedThreadPool(2, threadFactory),
+        new LogTailer(this, changeLog, tenants, metrics, LogTailer.UNREADABLE_AFTER));
     ticker = Executors.newSingleThreadScheduledExecutor(threadFactory);
-    long tick = Math.max(100, config.watchProgressInterval().toMillis() / 4);
+    new WatchHousekeeping(this, config, metrics, WatchHousekeeping.WATCHES_END_AFTER)
+        .schedule(ticker);
     ticker.scheduleWithFixedDelay(
-        safely(this::requestProgressFromIdle), tick, tick, TimeUnit.MILLISECONDS);
-    ticker.scheduleWithFixedDelay(safely(this::cutOffStalled), 100, 100, TimeUnit.MILLISECONDS);
-    ticker.scheduleWithFixedDelay(safely(this::rememberHighestSeen), 1, 1, TimeUnit.SECONDS);
-    tailer = new LogTailer(this, changeLog, tenants, metrics);
+        WatchHousekeeping.safely(this::rememberHighestSeen), 1, 1, TimeUnit.SECONDS);
     tailer.start(threadFactory);
+  }
+
+  /**
+   * Takes watches from now on: {@code logReaders} run the watchers' reads of the log, {@code
+   * tailer} keeps the head in step with it. Apart from {@link #start()}, which needs a database and
+   * a container, so that tests run a hub on executors and a log of their own.
+   */
+  void open(ExecutorService logReaders, LogTailer tailer) {
+    this.drainers = logReaders;
+    this.tailer = tailer;
+    running = true;
   }
 
   public void stop() {
@@ -165,29 +197,48 @@ public class WatchHub implements CommitSignal, CommitListener {
    * end on its own, and brokers hear why rather than a transport's cut.
    */
   public void closeWatches() {
-    accepting = false;
-    for (Watcher w : watchers().toList()) {
-      w.close(
-          ControlPlaneException.unavailable(
-              "the server is shutting down; resume on another node", null));
+    synchronized (registration) {
+      accepting = false;
     }
+    closeAll(SHUTTING_DOWN);
   }
 
   /** Opens a watch delivering every update after {@code fromVersion}, then live ones. */
   public Watch subscribe(long fromVersion, WatchSink sink) {
-    if (!running || !accepting) {
-      throw ControlPlaneException.unavailable("the server is starting or stopping", null);
-    }
+    refuseUnlessAccepting();
     LogBounds bounds = changeLog.bounds();
     if (!bounds.covers(fromVersion)) {
       throw bounds.outOfRange(fromVersion);
     }
     Watcher watcher = new Watcher(this, sink, drainers, fromVersion);
-    byThread
-        .computeIfAbsent(watcher.deliveryThread(), t -> ConcurrentHashMap.newKeySet())
-        .add(watcher);
+    synchronized (registration) {
+      // Again: a stop may have closed the watches while the bounds were read, and this one would
+      // stay open past its close pass.
+      refuseUnlessAccepting();
+      byThread
+          .computeIfAbsent(watcher.deliveryThread(), t -> ConcurrentHashMap.newKeySet())
+          .add(watcher);
+    }
     watcher.wake();
     return watcher;
+  }
+
+  private void refuseUnlessAccepting() {
+    if (!running) {
+      throw ControlPlaneException.unavailable("the server is starting or stopping", null);
+    }
+    if (!accepting) {
+      throw ControlPlaneException.unavailable(SHUTTING_DOWN, null);
+    }
+    if (unreadableLog().isPresent()) {
+      throw ControlPlaneException.unavailable(LOG_UNREADABLE, null);
+    }
+  }
+
+  void closeAll(String why) {
+    for (Watcher w : watchers().toList()) {
+      w.close(ControlPlaneException.unavailable(why, null));
+    }
   }
 
   /** The newest version this node has read, contiguous from the start. */
@@ -244,7 +295,7 @@ public class WatchHub implements CommitSignal, CommitListener {
     return byThread.values().stream().mapToInt(Set::size).sum();
   }
 
-  private Stream<Watcher> watchers() {
+  Stream<Watcher> watchers() {
     return byThread.values().stream().flatMap(Set::stream);
   }
 
@@ -319,12 +370,26 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   /**
    * For how long this node has not been able to read the change log, once that is longer than 5 s,
-   * for readiness: its watchers get nothing newer meanwhile. Empty while reading works, and during
-   * a shorter failure (a database restart). Why is in the log.
+   * for readiness: new watches are refused meanwhile. Empty while reading works, and during a
+   * shorter failure (a database restart). Why is in the log.
    */
   public Optional<Duration> unreadableLog() {
     LogTailer t = tailer;
     return t == null ? Optional.empty() : t.unreadableFor();
+  }
+
+  /** For how long reads of the change log have failed; empty while the last one worked. */
+  Optional<Duration> logFailingFor() {
+    LogTailer t = tailer;
+    return t == null ? Optional.empty() : t.failingFor();
+  }
+
+  /**
+   * Whether this node's last read of the change log worked, so that its head is as new as what the
+   * log held then: what a progress notice tells a watcher.
+   */
+  boolean headIsCurrent() {
+    return logFailingFor().isEmpty();
   }
 
   /** Takes updates read from the log, starting with the one after the head; later ones follow. */
@@ -417,44 +482,6 @@ public class WatchHub implements CommitSignal, CommitListener {
     } catch (SQLException e) {
       throw ControlPlaneException.unavailable("cannot load the metadata image", e);
     }
-  }
-
-  private void cutOffStalled() {
-    long limit = config.watchStallTimeout().toNanos();
-    watchers()
-        .filter(w -> w.blockedNanos() > limit)
-        .forEach(
-            w -> {
-              metrics.cutOff();
-              w.close(
-                  new ControlPlaneException(
-                      ErrorCode.RESOURCE_EXHAUSTED,
-                      "watcher stopped reading while "
-                          + (head() - w.position())
-                          + " updates waited; resume from version "
-                          + w.position()));
-            });
-  }
-
-  /** Runs every quarter interval; asking at 3/4 of it keeps every gap within the interval. */
-  private void requestProgressFromIdle() {
-    long interval = config.watchProgressInterval().toNanos() * 3 / 4;
-    watchers()
-        .filter(w -> w.position() >= head() && w.nanosSinceLastSend() >= interval)
-        .forEach(Watcher::requestProgress);
-  }
-
-  /**
-   * A periodic task that survives its own failures (a scheduled executor drops a task that throws).
-   */
-  private static Runnable safely(Runnable task) {
-    return () -> {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "watch housekeeping failed", e);
-      }
-    };
   }
 
   private static void sleepQuietly(long millis) {

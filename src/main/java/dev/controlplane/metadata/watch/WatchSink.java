@@ -6,7 +6,8 @@ import java.util.concurrent.Executor;
 
 /**
  * Where a watch delivers: implemented by the transport (gRPC). The hub calls {@link #send}, {@link
- * #progress} and {@link #close} from one thread at a time per sink.
+ * #progress} and {@link #close} from one thread at a time per sink, and {@link #ready} from any
+ * thread (its check for stalled watchers too).
  */
 public interface WatchSink {
 

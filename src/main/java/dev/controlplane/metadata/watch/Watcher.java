@@ -60,10 +60,15 @@ final class Watcher implements Watch {
     return System.nanoTime() - lastSentNanos;
   }
 
-  /** How long the sink has refused updates that are waiting for it; 0 when it is not blocked. */
+  /**
+   * How long the sink has refused updates that are waiting for it; 0 when it is not blocked. A sink
+   * that is ready is not blocked, whatever keeps the next update from it: a read of the log that
+   * waits for a thread of the hub is the server's delay, and a watcher catching up from far behind
+   * is not slow as long as it keeps reading.
+   */
   long blockedNanos() {
     long since = blockedSinceNanos;
-    return since == 0 || position >= hub.head() ? 0 : System.nanoTime() - since;
+    return since == 0 || position >= hub.head() || sink.ready() ? 0 : System.nanoTime() - since;
   }
 
   @Override
@@ -130,6 +135,10 @@ final class Watcher implements Watch {
   private void drain(boolean mayBlock) {
     boolean needsLog = false;
     try {
+      if (sink.ready()) {
+        // The client read since the sink blocked, if it did: only a refusal that lasts counts.
+        blockedSinceNanos = 0;
+      }
       while (!closed && sink.ready()) {
         MetadataUpdate next = next(mayBlock);
         if (next == null) {
@@ -148,8 +157,12 @@ final class Watcher implements Watch {
       }
       if (progressDue && !closed && sink.ready() && position >= hub.head()) {
         progressDue = false;
-        sink.progress(position);
-        lastSentNanos = System.nanoTime();
+        // A notice tells the broker it is current, which this node does not know while it cannot
+        // read the log; the next check for idle watchers asks again.
+        if (hub.headIsCurrent()) {
+          sink.progress(position);
+          lastSentNanos = System.nanoTime();
+        }
       }
     } catch (ControlPlaneException e) {
       close(e);
