@@ -32,7 +32,8 @@ import java.util.Optional;
  * Registration and heartbeats, both writes of the pipeline (so a deposed leader records neither). A
  * registration creates or updates the Broker resource (a versioned change only when something
  * differs); a heartbeat only records liveness in {@code broker_health}, except that a broker marked
- * down becomes active again, which is versioned.
+ * down comes back, which is versioned: active, or draining if the operator drained it (see {@link
+ * Broker#back}).
  */
 @ApplicationScoped
 public class BrokerRegistry {
@@ -73,11 +74,8 @@ public class BrokerRegistry {
     return pipeline.execute(
         write -> {
           Optional<Broker> current = write.image().broker(brokerId);
-          Broker.Status status =
-              current
-                  .map(Broker::status)
-                  .filter(s -> s == Broker.Status.DRAINING)
-                  .orElse(Broker.Status.ACTIVE);
+          // The operator's drain outlives a restart, and a down broker that registers is back.
+          Broker.Status status = current.map(c -> c.back().status()).orElse(Broker.Status.ACTIVE);
           Broker wanted = requested.withStatus(status);
           Broker stored =
               current.isPresent() && current.get().withVersion(0).equals(wanted)
@@ -174,10 +172,7 @@ public class BrokerRegistry {
           recordHeartbeat(write, report.brokerId(), report);
           // A heartbeat is recorded only when it brings a broker back (a versioned change).
           write.routine();
-          Broker stored =
-              current.status() == Broker.Status.DOWN
-                  ? write.put(current.withStatus(Broker.Status.ACTIVE), current)
-                  : current;
+          Broker stored = current.isLive() ? current : write.put(current.back(), current);
           return new Registered(stored, write.version());
         });
   }
@@ -224,15 +219,17 @@ public class BrokerRegistry {
           if (current.isEmpty() || !silentSince(write, brokerId, silence, graceStart)) {
             return false;
           }
-          write.put(current.get().withStatus(Broker.Status.DOWN), current.get());
+          write.put(current.get().markedDown(), current.get());
           ShardLeadership.moveLeadershipsOff(write, brokerId);
           return true;
         });
   }
 
   /**
-   * An operator drains a broker (no new shards; rebalancing empties it) or brings it back; only if
-   * {@code match} holds. A dry run answers the same and commits nothing.
+   * An operator drains a broker (no new shards; rebalancing empties it) or ends its drain; only if
+   * {@code match} holds. A down broker stays down and takes the drain (or its end) with it for when
+   * it is back: maintenance drains, stops the broker, and may only notice afterwards that it forgot
+   * to drain first. A dry run answers the same and commits nothing.
    */
   public Registered setStatus(
       String brokerId, Broker.Status status, VersionMatch match, WriteMode mode) {
@@ -244,13 +241,9 @@ public class BrokerRegistry {
         write -> {
           Broker current = existing(write, brokerId);
           match.check(Optional.of(current));
-          if (current.status() == Broker.Status.DOWN) {
-            throw new ControlPlaneException(
-                ErrorCode.FAILED_PRECONDITION,
-                "broker " + brokerId + " is down; it becomes active again by reporting health");
-          }
-          Broker stored =
-              current.status() == status ? current : write.put(current.withStatus(status), current);
+          Broker wanted =
+              status == Broker.Status.DRAINING ? current.drained() : current.undrained();
+          Broker stored = wanted.equals(current) ? current : write.put(wanted, current);
           return new Registered(stored, write.version());
         },
         mode);

@@ -8,6 +8,7 @@ import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WatchCollector;
+import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.BrokerCapacity;
 import dev.controlplane.proto.v1.BrokerStatus;
 import dev.controlplane.proto.v1.GetSnapshotRequest;
@@ -15,6 +16,8 @@ import dev.controlplane.proto.v1.HealthStatus;
 import dev.controlplane.proto.v1.MetadataUpdate;
 import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import dev.controlplane.proto.v1.ReportHealthRequest;
+import dev.controlplane.proto.v1.SetBrokerStatusRequest;
+import dev.controlplane.proto.v1.SetBrokerStatusResponse;
 import dev.controlplane.proto.v1.ShardRole;
 import dev.controlplane.proto.v1.ShardStatus;
 import dev.controlplane.proto.v1.UpdateType;
@@ -38,7 +41,7 @@ class BrokerLifecycleIT {
   /** The brokers registered here go silent: the server's marking them down stays in this class. */
   @AfterAll
   static void brokersMarkedDown() throws Exception {
-    TestDatabase.awaitBrokersDown(List.of("reg-1", "labelled", "hb-1"));
+    TestDatabase.awaitBrokersDown(List.of("reg-1", "labelled", "hb-1", "maint-1", "maint-2"));
   }
 
   private static RegisterBrokerRequest registration(String id) {
@@ -257,6 +260,76 @@ class BrokerLifecycleIT {
                 down.getVersion());
         assertThat(up.getVersion()).isGreaterThan(down.getVersion());
       }
+    }
+  }
+
+  private static AdminServiceGrpc.AdminServiceBlockingStub admin(Grpc operator) {
+    return AdminServiceGrpc.newBlockingStub(operator.channel());
+  }
+
+  private static SetBrokerStatusResponse setStatus(
+      Grpc operator, String broker, BrokerStatus status) {
+    return admin(operator)
+        .setBrokerStatus(
+            SetBrokerStatusRequest.newBuilder().setBrokerId(broker).setStatus(status).build());
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode brokerSpec(String broker) {
+    return Http.shared().get("/v1/brokers/" + broker).json().path("spec");
+  }
+
+  /**
+   * Maintenance as docs/operations.md describes it: drain, stop, start, undrain. Failure detection
+   * marks the stopped broker down in between, and the drain must outlive that: a broker that came
+   * back active would be given shards before the operator undrained it.
+   */
+  @Test
+  void aDrainedBrokerThatWasMarkedDownComesBackDrainingUntilUndrained() throws Exception {
+    try (Grpc grpc = Grpc.shared();
+        Grpc operator = new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN)) {
+      grpc.brokers().registerBroker(registration("maint-1"));
+      setStatus(operator, "maint-1", BrokerStatus.BROKER_STATUS_DRAINING);
+      TestDatabase.awaitBrokersDown(List.of("maint-1"));
+      assertThat(brokerSpec("maint-1").path("status").asText()).isEqualTo("down");
+      assertThat(brokerSpec("maint-1").path("drain_requested").asBoolean()).isTrue();
+
+      var back = grpc.brokers().reportHealth(heartbeat("maint-1"));
+      assertThat(back.getBrokerStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_DRAINING);
+
+      // A restarted broker registers first: the drain holds on that path too.
+      TestDatabase.awaitBrokersDown(List.of("maint-1"));
+      var registered = grpc.brokers().registerBroker(registration("maint-1"));
+      assertThat(registered.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_DRAINING);
+
+      var undrained = setStatus(operator, "maint-1", BrokerStatus.BROKER_STATUS_ACTIVE);
+      assertThat(undrained.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
+      assertThat(undrained.getBroker().getDrainRequested()).isFalse();
+    }
+  }
+
+  /**
+   * A broker that crashed before its drain (or whose drain was forgotten) is drained while down.
+   */
+  @Test
+  void aDownBrokerCanBeDrainedAndComesBackDraining() throws Exception {
+    try (Grpc grpc = Grpc.shared();
+        Grpc operator = new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN)) {
+      grpc.brokers().registerBroker(registration("maint-2"));
+      TestDatabase.awaitBrokersDown(List.of("maint-2"));
+
+      var drained = setStatus(operator, "maint-2", BrokerStatus.BROKER_STATUS_DRAINING);
+      assertThat(drained.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_DOWN);
+      assertThat(drained.getBroker().getDrainRequested()).isTrue();
+      assertThat(brokerSpec("maint-2").path("status").asText()).isEqualTo("down");
+
+      var back = grpc.brokers().registerBroker(registration("maint-2"));
+      assertThat(back.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_DRAINING);
+
+      // Undrained while down, it comes back active.
+      TestDatabase.awaitBrokersDown(List.of("maint-2"));
+      setStatus(operator, "maint-2", BrokerStatus.BROKER_STATUS_ACTIVE);
+      assertThat(grpc.brokers().reportHealth(heartbeat("maint-2")).getBrokerStatus())
+          .isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
     }
   }
 
