@@ -81,6 +81,9 @@ public class BrokerRegistry {
               current.isPresent() && current.get().withVersion(0).equals(wanted)
                   ? current.get()
                   : write.put(wanted, current.orElse(null));
+          if (current.isPresent() && !current.get().isLive()) {
+            ShardLeadership.replaceDownLeaders(write);
+          }
           recordHeartbeat(write, brokerId, null);
           write.audit(
               AuditEntry.of("broker", "broker.register", "register", null)
@@ -170,9 +173,15 @@ public class BrokerRegistry {
                                   + report.brokerId()
                                   + " is not registered; register it first"));
           recordHeartbeat(write, report.brokerId(), report);
-          // A heartbeat is recorded only when it brings a broker back (a versioned change).
+          // A heartbeat is recorded only when it brings a broker back (versioned changes: the
+          // broker, and the placements whose leader was down and that it or another live replica
+          // now leads).
           write.routine();
-          Broker stored = current.isLive() ? current : write.put(current.back(), current);
+          if (current.isLive()) {
+            return new Registered(current, write.version());
+          }
+          Broker stored = write.put(current.back(), current);
+          ShardLeadership.replaceDownLeaders(write);
           return new Registered(stored, write.version());
         });
   }
@@ -220,7 +229,7 @@ public class BrokerRegistry {
             return false;
           }
           write.put(current.get().markedDown(), current.get());
-          ShardLeadership.moveLeadershipsOff(write, brokerId);
+          ShardLeadership.replaceDownLeaders(write);
           return true;
         });
   }
