@@ -62,18 +62,36 @@ public class BrokerHealthQueries {
     }
   }
 
+  /**
+   * Per reported shard of the named streams: what live brokers report, summed. Then, per placed
+   * shard, whether it is in sync: every one of its replicas is on a live broker that reports it in
+   * sync. Counting only the reports would hide the replicas that matter most, those on a broker
+   * that is down or that does not report the shard at all.
+   */
   private static final String METRICS =
-      "SELECT stream, sum(subscribers), sum(rate), sum(bytes), count(*) FILTER (WHERE led),"
-          + " count(*) FILTER (WHERE in_sync) FROM ("
-          + " SELECT s->>'stream' AS stream, coalesce(s->>'shard_id', '0') AS shard,"
-          + " sum(coalesce((s->>'active_subscribers')::bigint, 0)) AS subscribers,"
+      "WITH reports AS ("
+          + " SELECT h.broker, s->>'stream' AS stream, coalesce(s->>'shard_id', '0') AS shard, s"
+          + SHARDS.replace("?1", "?").replace("?2", "?")
+          + " AND s->>'stream' = ANY(?)),"
+          + " per_shard AS ("
+          + " SELECT stream, sum(coalesce((s->>'active_subscribers')::bigint, 0)) AS subscribers,"
           + " sum(coalesce((s->>'publish_rate')::float8, 0))"
           + " FILTER (WHERE s->>'role' = 'SHARD_ROLE_LEADER') AS rate,"
           + " sum(coalesce((s->>'storage_bytes')::numeric, 0)) AS bytes,"
-          + " bool_or(s->>'role' = 'SHARD_ROLE_LEADER') AS led,"
-          + " bool_and(coalesce((s->>'in_sync')::boolean, false)) AS in_sync"
-          + SHARDS.replace("?1", "?").replace("?2", "?")
-          + " AND s->>'stream' = ANY(?) GROUP BY 1, 2) per_shard GROUP BY stream";
+          + " bool_or(s->>'role' = 'SHARD_ROLE_LEADER') AS led"
+          + " FROM reports GROUP BY stream, shard),"
+          + " in_sync AS ("
+          + " SELECT p.stream, count(*) AS shards"
+          + " FROM shard_placements p, jsonb_array_elements(p.placements) placed"
+          + " WHERE p.tenant = ? AND p.namespace = ? AND p.stream = ANY(?)"
+          + " AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(placed->'replicas') r(broker)"
+          + " WHERE NOT EXISTS (SELECT 1 FROM reports x WHERE x.broker = r.broker"
+          + " AND x.stream = p.stream AND x.shard = placed->>'shard_id' GROUP BY x.broker"
+          + " HAVING bool_and(coalesce((x.s->>'in_sync')::boolean, false))))"
+          + " GROUP BY p.stream)"
+          + " SELECT ps.stream, sum(subscribers), sum(rate), sum(bytes),"
+          + " count(*) FILTER (WHERE led), coalesce(max(i.shards), 0)"
+          + " FROM per_shard ps LEFT JOIN in_sync i ON i.stream = ps.stream GROUP BY ps.stream";
 
   /** Metrics of the named streams of one namespace; streams nobody reports on are absent. */
   public Map<String, StreamMetrics> metrics(String tenant, String namespace, List<String> streams) {
@@ -89,6 +107,9 @@ public class BrokerHealthQueries {
                 ps.setString(1, tenant);
                 ps.setString(2, namespace);
                 ps.setArray(3, names);
+                ps.setString(4, tenant);
+                ps.setString(5, namespace);
+                ps.setArray(6, names);
                 return read(ps);
               } finally {
                 names.free();

@@ -390,6 +390,71 @@ class AdminServiceIT {
     }
   }
 
+  private static ShardStatus synced(int shard, boolean leader) {
+    return ShardStatus.newBuilder()
+        .setTenantId("admin")
+        .setNamespace("ns")
+        .setStream("synced")
+        .setShardId(shard)
+        .setRole(leader ? ShardRole.SHARD_ROLE_LEADER : ShardRole.SHARD_ROLE_FOLLOWER)
+        .setInSync(true)
+        .build();
+  }
+
+  private static StreamMetrics syncedMetrics(java.util.Map<String, List<ShardStatus>> reports) {
+    REPORTS.putAll(reports);
+    reports.forEach(
+        (broker, shards) ->
+            grpc.brokers()
+                .reportHealth(
+                    ReportHealthRequest.newBuilder()
+                        .setBrokerId(broker)
+                        .addAllShardStatus(shards)
+                        .build()));
+    return listedInNs("synced").getMetrics();
+  }
+
+  /**
+   * shards_in_sync counts shards whose replicas all report in_sync: a replica that reports nothing
+   * (its broker down, or behind without saying so) is not in sync, however in sync the others are.
+   */
+  @Test
+  void aShardIsInSyncOnlyWhenEveryPlacedReplicaReportsItInSync() {
+    admin().createStream(create("ns", "synced", 2, 2));
+    var placed =
+        Http.shared()
+            .get("/v1/tenants/admin/namespaces/ns/streams/synced/placement")
+            .json()
+            .path("spec")
+            .path("placements");
+    java.util.Map<String, List<ShardStatus>> reports = new java.util.HashMap<>();
+    String silent = null;
+    for (var shard : placed) {
+      int id = shard.path("shard_id").asInt();
+      String leader = shard.path("leader").asText();
+      for (var replica : shard.path("replicas")) {
+        String broker = replica.asText();
+        if (id == 1 && !broker.equals(leader)) {
+          silent = broker;
+          continue;
+        }
+        reports
+            .computeIfAbsent(broker, b -> new ArrayList<>())
+            .add(synced(id, broker.equals(leader)));
+      }
+    }
+    try {
+      StreamMetrics partly = syncedMetrics(reports);
+      assertThat(partly.getShardsReporting()).isEqualTo(2);
+      assertThat(partly.getShardsInSync()).as("shard 1's follower reports nothing").isEqualTo(1);
+
+      reports.computeIfAbsent(silent, b -> new ArrayList<>()).add(synced(1, false));
+      assertThat(syncedMetrics(reports).getShardsInSync()).isEqualTo(2);
+    } finally {
+      reports.keySet().forEach(REPORTS::remove);
+    }
+  }
+
   /** The names went to the database as the text literal {a,b}, where an unquoted null is NULL. */
   @Test
   void aStreamNamedNullGetsTheMetricsItsBrokersReport() {
