@@ -5,9 +5,14 @@ import dev.controlplane.tx.Tx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.sql.Array;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.hibernate.Session;
 
 /**
  * What brokers report about streams in their heartbeats (broker_health.shard_status, as the
@@ -57,38 +62,75 @@ public class BrokerHealthQueries {
     }
   }
 
+  /**
+   * Per reported shard of the named streams: what live brokers report, summed. Then, per placed
+   * shard, whether it is in sync: every one of its replicas is on a live broker that reports it in
+   * sync. Counting only the reports would hide the replicas that matter most, those on a broker
+   * that is down or that does not report the shard at all.
+   */
+  private static final String METRICS =
+      "WITH reports AS ("
+          + " SELECT h.broker, s->>'stream' AS stream, coalesce(s->>'shard_id', '0') AS shard, s"
+          + SHARDS.replace("?1", "?").replace("?2", "?")
+          + " AND s->>'stream' = ANY(?)),"
+          + " per_shard AS ("
+          + " SELECT stream, sum(coalesce((s->>'active_subscribers')::bigint, 0)) AS subscribers,"
+          + " sum(coalesce((s->>'publish_rate')::float8, 0))"
+          + " FILTER (WHERE s->>'role' = 'SHARD_ROLE_LEADER') AS rate,"
+          + " sum(coalesce((s->>'storage_bytes')::numeric, 0)) AS bytes,"
+          + " bool_or(s->>'role' = 'SHARD_ROLE_LEADER') AS led"
+          + " FROM reports GROUP BY stream, shard),"
+          + " in_sync AS ("
+          + " SELECT p.stream, count(*) AS shards"
+          + " FROM shard_placements p, jsonb_array_elements(p.placements) placed"
+          + " WHERE p.tenant = ? AND p.namespace = ? AND p.stream = ANY(?)"
+          + " AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(placed->'replicas') r(broker)"
+          + " WHERE NOT EXISTS (SELECT 1 FROM reports x WHERE x.broker = r.broker"
+          + " AND x.stream = p.stream AND x.shard = placed->>'shard_id' GROUP BY x.broker"
+          + " HAVING bool_and(coalesce((x.s->>'in_sync')::boolean, false))))"
+          + " GROUP BY p.stream)"
+          + " SELECT ps.stream, sum(subscribers), sum(rate), sum(bytes),"
+          + " count(*) FILTER (WHERE led), coalesce(max(i.shards), 0)"
+          + " FROM per_shard ps LEFT JOIN in_sync i ON i.stream = ps.stream GROUP BY ps.stream";
+
   /** Metrics of the named streams of one namespace; streams nobody reports on are absent. */
   public Map<String, StreamMetrics> metrics(String tenant, String namespace, List<String> streams) {
-    Map<String, StreamMetrics> out = new HashMap<>();
     if (streams.isEmpty()) {
-      return out;
+      return new HashMap<>();
     }
-    @SuppressWarnings("unchecked")
-    List<Object[]> rows =
-        em.createNativeQuery(
-                "SELECT stream, sum(subscribers), sum(rate), sum(bytes), count(*) FILTER (WHERE led),"
-                    + " count(*) FILTER (WHERE in_sync) FROM ("
-                    + " SELECT s->>'stream' AS stream, coalesce(s->>'shard_id', '0') AS shard,"
-                    + " sum(coalesce((s->>'active_subscribers')::bigint, 0)) AS subscribers,"
-                    + " sum(coalesce((s->>'publish_rate')::float8, 0)) FILTER (WHERE s->>'role' = 'SHARD_ROLE_LEADER') AS rate,"
-                    + " sum(coalesce((s->>'storage_bytes')::numeric, 0)) AS bytes,"
-                    + " bool_or(s->>'role' = 'SHARD_ROLE_LEADER') AS led,"
-                    + " bool_and(coalesce((s->>'in_sync')::boolean, false)) AS in_sync"
-                    + SHARDS
-                    + " AND s->>'stream' = ANY(cast(?3 AS text[])) GROUP BY 1, 2) per_shard GROUP BY stream")
-            .setParameter(1, tenant)
-            .setParameter(2, namespace)
-            .setParameter(3, "{" + String.join(",", streams) + "}")
-            .getResultList();
-    for (Object[] r : rows) {
-      out.put(
-          (String) r[0],
-          new StreamMetrics(
-              ((Number) r[1]).longValue(),
-              r[2] == null ? 0 : ((Number) r[2]).doubleValue(),
-              saturated((Number) r[3]),
-              ((Number) r[4]).intValue(),
-              ((Number) r[5]).intValue()));
+    // A real array parameter: a text literal "{a,b}" read the stream named "null" as SQL NULL.
+    return em.unwrap(Session.class)
+        .doReturningWork(
+            c -> {
+              Array names = c.createArrayOf("text", streams.toArray());
+              try (PreparedStatement ps = c.prepareStatement(METRICS)) {
+                ps.setString(1, tenant);
+                ps.setString(2, namespace);
+                ps.setArray(3, names);
+                ps.setString(4, tenant);
+                ps.setString(5, namespace);
+                ps.setArray(6, names);
+                return read(ps);
+              } finally {
+                names.free();
+              }
+            });
+  }
+
+  private static Map<String, StreamMetrics> read(PreparedStatement ps) throws SQLException {
+    Map<String, StreamMetrics> out = new HashMap<>();
+    try (ResultSet r = ps.executeQuery()) {
+      while (r.next()) {
+        // No leader reported: the sum over no rows is NULL, which getDouble reads as 0.
+        out.put(
+            r.getString(1),
+            new StreamMetrics(
+                r.getLong(2),
+                r.getDouble(3),
+                saturated(r.getBigDecimal(4)),
+                r.getInt(5),
+                r.getInt(6)));
+      }
     }
     return out;
   }

@@ -32,7 +32,8 @@ import java.util.Optional;
  * Registration and heartbeats, both writes of the pipeline (so a deposed leader records neither). A
  * registration creates or updates the Broker resource (a versioned change only when something
  * differs); a heartbeat only records liveness in {@code broker_health}, except that a broker marked
- * down becomes active again, which is versioned.
+ * down comes back, which is versioned: active, or draining if the operator drained it (see {@link
+ * Broker#back}).
  */
 @ApplicationScoped
 public class BrokerRegistry {
@@ -73,16 +74,16 @@ public class BrokerRegistry {
     return pipeline.execute(
         write -> {
           Optional<Broker> current = write.image().broker(brokerId);
-          Broker.Status status =
-              current
-                  .map(Broker::status)
-                  .filter(s -> s == Broker.Status.DRAINING)
-                  .orElse(Broker.Status.ACTIVE);
+          // The operator's drain outlives a restart, and a down broker that registers is back.
+          Broker.Status status = current.map(c -> c.back().status()).orElse(Broker.Status.ACTIVE);
           Broker wanted = requested.withStatus(status);
           Broker stored =
               current.isPresent() && current.get().withVersion(0).equals(wanted)
                   ? current.get()
                   : write.put(wanted, current.orElse(null));
+          if (current.isPresent() && !current.get().isLive()) {
+            ShardLeadership.replaceDownLeaders(write);
+          }
           recordHeartbeat(write, brokerId, null);
           write.audit(
               AuditEntry.of("broker", "broker.register", "register", null)
@@ -172,12 +173,15 @@ public class BrokerRegistry {
                                   + report.brokerId()
                                   + " is not registered; register it first"));
           recordHeartbeat(write, report.brokerId(), report);
-          // A heartbeat is recorded only when it brings a broker back (a versioned change).
+          // A heartbeat is recorded only when it brings a broker back (versioned changes: the
+          // broker, and the placements whose leader was down and that it or another live replica
+          // now leads).
           write.routine();
-          Broker stored =
-              current.status() == Broker.Status.DOWN
-                  ? write.put(current.withStatus(Broker.Status.ACTIVE), current)
-                  : current;
+          if (current.isLive()) {
+            return new Registered(current, write.version());
+          }
+          Broker stored = write.put(current.back(), current);
+          ShardLeadership.replaceDownLeaders(write);
           return new Registered(stored, write.version());
         });
   }
@@ -224,15 +228,17 @@ public class BrokerRegistry {
           if (current.isEmpty() || !silentSince(write, brokerId, silence, graceStart)) {
             return false;
           }
-          write.put(current.get().withStatus(Broker.Status.DOWN), current.get());
-          ShardLeadership.moveLeadershipsOff(write, brokerId);
+          write.put(current.get().markedDown(), current.get());
+          ShardLeadership.replaceDownLeaders(write);
           return true;
         });
   }
 
   /**
-   * An operator drains a broker (no new shards; rebalancing empties it) or brings it back; only if
-   * {@code match} holds. A dry run answers the same and commits nothing.
+   * An operator drains a broker (no new shards; rebalancing empties it) or ends its drain; only if
+   * {@code match} holds. A down broker stays down and takes the drain (or its end) with it for when
+   * it is back: maintenance drains, stops the broker, and may only notice afterwards that it forgot
+   * to drain first. A dry run answers the same and commits nothing.
    */
   public Registered setStatus(
       String brokerId, Broker.Status status, VersionMatch match, WriteMode mode) {
@@ -244,13 +250,9 @@ public class BrokerRegistry {
         write -> {
           Broker current = existing(write, brokerId);
           match.check(Optional.of(current));
-          if (current.status() == Broker.Status.DOWN) {
-            throw new ControlPlaneException(
-                ErrorCode.FAILED_PRECONDITION,
-                "broker " + brokerId + " is down; it becomes active again by reporting health");
-          }
-          Broker stored =
-              current.status() == status ? current : write.put(current.withStatus(status), current);
+          Broker wanted =
+              status == Broker.Status.DRAINING ? current.drained() : current.undrained();
+          Broker stored = wanted.equals(current) ? current : write.put(wanted, current);
           return new Registered(stored, write.version());
         },
         mode);

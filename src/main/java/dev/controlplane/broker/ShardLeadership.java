@@ -13,9 +13,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
-/** Who leads each shard: explicit transfers, and moving leaderships off a broker that went down. */
+/**
+ * Who leads each shard: explicit transfers, and keeping a live leader on every shard that has a
+ * live replica as brokers go down and come back.
+ */
 @ApplicationScoped
 public class ShardLeadership {
 
@@ -64,40 +72,60 @@ public class ShardLeadership {
   }
 
   /**
-   * Inside a write that marks {@code down} as down: every shard it led gets the active replica with
-   * the lowest name as leader. A shard with no other active replica keeps its leader (nothing can
-   * serve it) until a rebalance places it elsewhere.
+   * Inside a write that changed which brokers are alive (one marked down, or one back): every shard
+   * whose leader is down (or no longer registered) gets a live replica as leader, a placement
+   * UPDATE like any other. An active replica comes first; a draining one is alive and serves rather
+   * than nobody (the next rebalance moves the leadership on). A shard with no live replica keeps
+   * its leader until one comes back: that is why the return of a broker runs this too, not only the
+   * loss of one.
    */
-  static void moveLeadershipsOff(WriteContext write, String down) {
+  static void replaceDownLeaders(WriteContext write) {
     MetadataImage image = write.image();
-    List<ShardPlacement> led =
-        image.placements().stream()
-            .filter(p -> p.placements().stream().anyMatch(a -> a.leader().equals(down)))
-            .toList();
-    for (ShardPlacement placement : led) {
-      ShardPlacement updated = placement;
-      for (ShardAssignment a : placement.placements()) {
-        if (!a.leader().equals(down)) {
-          continue;
-        }
-        var next =
-            a.replicas().stream()
-                .filter(
-                    r ->
-                        !r.equals(down)
-                            && image
-                                .broker(r)
-                                .map(b -> b.status() == Broker.Status.ACTIVE)
-                                .orElse(false))
-                .min(Comparator.naturalOrder());
-        if (next.isPresent()) {
-          updated = withLeader(updated, a.shardId(), next.get());
-        }
-      }
+    for (ShardPlacement placement : image.placements()) {
+      ShardPlacement updated =
+          withLiveLeaders(placement, image::broker, b -> write.state().load(b).leaders());
       if (updated != placement) {
         write.put(updated, placement);
       }
     }
+  }
+
+  /**
+   * {@code placement} with a live leader for each shard led by a broker that is not alive, where a
+   * replica is: active before draining, then the one leading fewest shards (so one broker's loss
+   * spreads its leaderships), then by name. The same object when nothing changes.
+   */
+  static ShardPlacement withLiveLeaders(
+      ShardPlacement placement,
+      Function<String, Optional<Broker>> brokers,
+      ToIntFunction<String> leaderships) {
+    Map<String, Integer> gained = new HashMap<>();
+    ShardPlacement updated = placement;
+    for (ShardAssignment a : placement.placements()) {
+      if (isLive(brokers, a.leader())) {
+        continue;
+      }
+      Optional<String> next =
+          a.replicas().stream()
+              .filter(r -> isLive(brokers, r))
+              .min(
+                  Comparator.<String>comparingInt(r -> isActive(brokers, r) ? 0 : 1)
+                      .thenComparingInt(r -> leaderships.applyAsInt(r) + gained.getOrDefault(r, 0))
+                      .thenComparing(r -> r));
+      if (next.isPresent()) {
+        updated = withLeader(updated, a.shardId(), next.get());
+        gained.merge(next.get(), 1, Integer::sum);
+      }
+    }
+    return updated;
+  }
+
+  private static boolean isLive(Function<String, Optional<Broker>> brokers, String name) {
+    return brokers.apply(name).map(Broker::isLive).orElse(false);
+  }
+
+  private static boolean isActive(Function<String, Optional<Broker>> brokers, String name) {
+    return brokers.apply(name).map(b -> b.status() == Broker.Status.ACTIVE).orElse(false);
   }
 
   static ShardPlacement withLeader(ShardPlacement placement, int shardId, String leader) {

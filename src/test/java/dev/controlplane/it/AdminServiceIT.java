@@ -121,6 +121,18 @@ class AdminServiceIT {
                         .build()));
   }
 
+  /** The first stream of admin/ns whose name contains {@code filter}, with its metrics. */
+  private static StreamInfo listedInNs(String filter) {
+    return admin()
+        .listStreams(
+            ListStreamsRequest.newBuilder()
+                .setTenantId("admin")
+                .setNamespace("ns")
+                .setFilter(filter)
+                .build())
+        .getStreams(0);
+  }
+
   private static Status.Code codeOf(Runnable call) {
     try {
       call.run();
@@ -302,16 +314,9 @@ class AdminServiceIT {
             ReportHealthRequest.newBuilder().setBrokerId("adm-a").addShardStatus(report).build());
     var delete =
         DeleteStreamRequest.newBuilder().setTenantId("admin").setNamespace("ns").setStream("busy");
-    var listed =
-        admin()
-            .listStreams(
-                ListStreamsRequest.newBuilder()
-                    .setTenantId("admin")
-                    .setNamespace("ns")
-                    .setFilter("busy")
-                    .build());
-    assertThat(listed.getStreams(0).getMetrics().getActiveSubscribers()).isEqualTo(3);
-    assertThat(listed.getStreams(0).getMetrics().getShardsReporting()).isEqualTo(1);
+    var listed = listedInNs("busy");
+    assertThat(listed.getMetrics().getActiveSubscribers()).isEqualTo(3);
+    assertThat(listed.getMetrics().getShardsReporting()).isEqualTo(1);
     assertThat(codeOf(() -> admin().deleteStream(delete.build())))
         .isEqualTo(Status.Code.FAILED_PRECONDITION);
     REPORTS.remove("adm-a");
@@ -377,18 +382,102 @@ class AdminServiceIT {
                   .setBrokerId("adm-b")
                   .addAllShardStatus(reports)
                   .build());
-      var listed =
-          admin()
-              .listStreams(
-                  ListStreamsRequest.newBuilder()
-                      .setTenantId("admin")
-                      .setNamespace("ns")
-                      .setFilter("huge")
-                      .build());
-      assertThat(listed.getStreams(0).getMetrics().getStorageBytes()).isEqualTo(Long.MAX_VALUE);
-      assertThat(listed.getStreams(0).getMetrics().getShardsReporting()).isEqualTo(2);
+      var listed = listedInNs("huge");
+      assertThat(listed.getMetrics().getStorageBytes()).isEqualTo(Long.MAX_VALUE);
+      assertThat(listed.getMetrics().getShardsReporting()).isEqualTo(2);
     } finally {
       REPORTS.remove("adm-b");
+    }
+  }
+
+  private static ShardStatus synced(int shard, boolean leader) {
+    return ShardStatus.newBuilder()
+        .setTenantId("admin")
+        .setNamespace("ns")
+        .setStream("synced")
+        .setShardId(shard)
+        .setRole(leader ? ShardRole.SHARD_ROLE_LEADER : ShardRole.SHARD_ROLE_FOLLOWER)
+        .setInSync(true)
+        .build();
+  }
+
+  private static StreamMetrics syncedMetrics(java.util.Map<String, List<ShardStatus>> reports) {
+    REPORTS.putAll(reports);
+    reports.forEach(
+        (broker, shards) ->
+            grpc.brokers()
+                .reportHealth(
+                    ReportHealthRequest.newBuilder()
+                        .setBrokerId(broker)
+                        .addAllShardStatus(shards)
+                        .build()));
+    return listedInNs("synced").getMetrics();
+  }
+
+  /**
+   * shards_in_sync counts shards whose replicas all report in_sync: a replica that reports nothing
+   * (its broker down, or behind without saying so) is not in sync, however in sync the others are.
+   */
+  @Test
+  void aShardIsInSyncOnlyWhenEveryPlacedReplicaReportsItInSync() {
+    admin().createStream(create("ns", "synced", 2, 2));
+    var placed =
+        Http.shared()
+            .get("/v1/tenants/admin/namespaces/ns/streams/synced/placement")
+            .json()
+            .path("spec")
+            .path("placements");
+    java.util.Map<String, List<ShardStatus>> reports = new java.util.HashMap<>();
+    String silent = null;
+    for (var shard : placed) {
+      int id = shard.path("shard_id").asInt();
+      String leader = shard.path("leader").asText();
+      for (var replica : shard.path("replicas")) {
+        String broker = replica.asText();
+        if (id == 1 && !broker.equals(leader)) {
+          silent = broker;
+          continue;
+        }
+        reports
+            .computeIfAbsent(broker, b -> new ArrayList<>())
+            .add(synced(id, broker.equals(leader)));
+      }
+    }
+    try {
+      StreamMetrics partly = syncedMetrics(reports);
+      assertThat(partly.getShardsReporting()).isEqualTo(2);
+      assertThat(partly.getShardsInSync()).as("shard 1's follower reports nothing").isEqualTo(1);
+
+      reports.computeIfAbsent(silent, b -> new ArrayList<>()).add(synced(1, false));
+      assertThat(syncedMetrics(reports).getShardsInSync()).isEqualTo(2);
+    } finally {
+      reports.keySet().forEach(REPORTS::remove);
+    }
+  }
+
+  /** The names went to the database as the text literal {a,b}, where an unquoted null is NULL. */
+  @Test
+  void aStreamNamedNullGetsTheMetricsItsBrokersReport() {
+    admin().createStream(create("ns", "null", 1, 1));
+    var report =
+        ShardStatus.newBuilder()
+            .setTenantId("admin")
+            .setNamespace("ns")
+            .setStream("null")
+            .setRole(ShardRole.SHARD_ROLE_LEADER)
+            .setActiveSubscribers(4)
+            .build();
+    REPORTS.put("adm-c", List.of(report));
+    try {
+      grpc.brokers()
+          .reportHealth(
+              ReportHealthRequest.newBuilder().setBrokerId("adm-c").addShardStatus(report).build());
+      var listed = listedInNs("null");
+      assertThat(listed.getName()).isEqualTo("null");
+      assertThat(listed.getMetrics().getActiveSubscribers()).isEqualTo(4);
+      assertThat(listed.getMetrics().getShardsReporting()).isEqualTo(1);
+    } finally {
+      REPORTS.remove("adm-c");
     }
   }
 

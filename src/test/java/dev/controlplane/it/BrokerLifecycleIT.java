@@ -8,6 +8,7 @@ import dev.controlplane.it.support.Http;
 import dev.controlplane.it.support.SharedServer;
 import dev.controlplane.it.support.TestDatabase;
 import dev.controlplane.it.support.WatchCollector;
+import dev.controlplane.proto.v1.AdminServiceGrpc;
 import dev.controlplane.proto.v1.BrokerCapacity;
 import dev.controlplane.proto.v1.BrokerStatus;
 import dev.controlplane.proto.v1.GetSnapshotRequest;
@@ -15,6 +16,8 @@ import dev.controlplane.proto.v1.HealthStatus;
 import dev.controlplane.proto.v1.MetadataUpdate;
 import dev.controlplane.proto.v1.RegisterBrokerRequest;
 import dev.controlplane.proto.v1.ReportHealthRequest;
+import dev.controlplane.proto.v1.SetBrokerStatusRequest;
+import dev.controlplane.proto.v1.SetBrokerStatusResponse;
 import dev.controlplane.proto.v1.ShardRole;
 import dev.controlplane.proto.v1.ShardStatus;
 import dev.controlplane.proto.v1.UpdateType;
@@ -23,6 +26,11 @@ import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,7 +46,8 @@ class BrokerLifecycleIT {
   /** The brokers registered here go silent: the server's marking them down stays in this class. */
   @AfterAll
   static void brokersMarkedDown() throws Exception {
-    TestDatabase.awaitBrokersDown(List.of("reg-1", "labelled", "hb-1"));
+    TestDatabase.awaitBrokersDown(
+        List.of("reg-1", "labelled", "hb-1", "maint-1", "maint-2", "lead-1", "lead-2"));
   }
 
   private static RegisterBrokerRequest registration(String id) {
@@ -257,6 +266,182 @@ class BrokerLifecycleIT {
                 down.getVersion());
         assertThat(up.getVersion()).isGreaterThan(down.getVersion());
       }
+    }
+  }
+
+  private static AdminServiceGrpc.AdminServiceBlockingStub admin(Grpc operator) {
+    return AdminServiceGrpc.newBlockingStub(operator.channel());
+  }
+
+  private static SetBrokerStatusResponse setStatus(
+      Grpc operator, String broker, BrokerStatus status) {
+    return admin(operator)
+        .setBrokerStatus(
+            SetBrokerStatusRequest.newBuilder().setBrokerId(broker).setStatus(status).build());
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode brokerSpec(String broker) {
+    return Http.shared().get("/v1/brokers/" + broker).json().path("spec");
+  }
+
+  /**
+   * Maintenance as docs/operations.md describes it: drain, stop, start, undrain. Failure detection
+   * marks the stopped broker down in between, and the drain must outlive that: a broker that came
+   * back active would be given shards before the operator undrained it.
+   */
+  @Test
+  void aDrainedBrokerThatWasMarkedDownComesBackDrainingUntilUndrained() throws Exception {
+    try (Grpc grpc = Grpc.shared();
+        Grpc operator = new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN)) {
+      grpc.brokers().registerBroker(registration("maint-1"));
+      setStatus(operator, "maint-1", BrokerStatus.BROKER_STATUS_DRAINING);
+      TestDatabase.awaitBrokersDown(List.of("maint-1"));
+      assertThat(brokerSpec("maint-1").path("status").asText()).isEqualTo("down");
+      assertThat(brokerSpec("maint-1").path("drain_requested").asBoolean()).isTrue();
+
+      var back = grpc.brokers().reportHealth(heartbeat("maint-1"));
+      assertThat(back.getBrokerStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_DRAINING);
+
+      // A restarted broker registers first: the drain holds on that path too.
+      TestDatabase.awaitBrokersDown(List.of("maint-1"));
+      var registered = grpc.brokers().registerBroker(registration("maint-1"));
+      assertThat(registered.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_DRAINING);
+
+      var undrained = setStatus(operator, "maint-1", BrokerStatus.BROKER_STATUS_ACTIVE);
+      assertThat(undrained.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
+      assertThat(undrained.getBroker().getDrainRequested()).isFalse();
+    }
+  }
+
+  /**
+   * A broker that crashed before its drain (or whose drain was forgotten) is drained while down.
+   */
+  @Test
+  void aDownBrokerCanBeDrainedAndComesBackDraining() throws Exception {
+    try (Grpc grpc = Grpc.shared();
+        Grpc operator = new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN)) {
+      grpc.brokers().registerBroker(registration("maint-2"));
+      TestDatabase.awaitBrokersDown(List.of("maint-2"));
+
+      var drained = setStatus(operator, "maint-2", BrokerStatus.BROKER_STATUS_DRAINING);
+      assertThat(drained.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_DOWN);
+      assertThat(drained.getBroker().getDrainRequested()).isTrue();
+      assertThat(brokerSpec("maint-2").path("status").asText()).isEqualTo("down");
+
+      var back = grpc.brokers().registerBroker(registration("maint-2"));
+      assertThat(back.getBroker().getStatus()).isEqualTo(BrokerStatus.BROKER_STATUS_DRAINING);
+
+      // Undrained while down, it comes back active.
+      TestDatabase.awaitBrokersDown(List.of("maint-2"));
+      setStatus(operator, "maint-2", BrokerStatus.BROKER_STATUS_ACTIVE);
+      assertThat(grpc.brokers().reportHealth(heartbeat("maint-2")).getBrokerStatus())
+          .isEqualTo(BrokerStatus.BROKER_STATUS_ACTIVE);
+    }
+  }
+
+  /** Heartbeats every 300 ms for the brokers in {@link #alive}, which a test changes. */
+  private static final class Heartbeats implements AutoCloseable {
+    final Set<String> alive = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
+
+    Heartbeats(Grpc grpc) {
+      beats.scheduleAtFixedRate(
+          () ->
+              alive.forEach(
+                  b -> {
+                    try {
+                      grpc.brokers().reportHealth(heartbeat(b));
+                    } catch (RuntimeException e) {
+                      // the next beat goes on
+                    }
+                  }),
+          0,
+          300,
+          TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      beats.shutdownNow();
+      beats.awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  private static String leaderOf(String placementPath) {
+    return Http.shared()
+        .get(placementPath)
+        .json()
+        .path("spec")
+        .path("placements")
+        .get(0)
+        .path("leader")
+        .asText();
+  }
+
+  private static String statusOf(String broker) {
+    return brokerSpec(broker).path("status").asText();
+  }
+
+  private static void awaitStatus(String broker, String status) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    while (!statusOf(broker).equals(status)) {
+      assertThat(System.nanoTime()).as("%s %s within 15 s", broker, status).isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+
+  /**
+   * A shard of replication factor 2 loses its follower, then its leader: nobody can lead it. When
+   * either broker comes back the shard must be led by a live broker again, not stay with the dead
+   * leader until someone rebalances; and a draining replica, alive, leads rather than nobody.
+   */
+  @Test
+  void aShardWhoseLeaderIsDownIsLedByAReplicaThatIsAliveOrComesBack() throws Exception {
+    Http http = Http.shared();
+    assertThat(http.put("/v1/tenants/leaders", Http.tenant("leaders", "")).status())
+        .isBetween(200, 201);
+    assertThat(
+            http.put("/v1/tenants/leaders/namespaces/ns", Http.namespace("leaders", "ns", ""))
+                .status())
+        .isBetween(200, 201);
+    try (Grpc grpc = Grpc.shared();
+        Grpc operator = new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN);
+        Heartbeats beats = new Heartbeats(grpc)) {
+      grpc.brokers().registerBroker(registration("lead-1"));
+      grpc.brokers().registerBroker(registration("lead-2"));
+      beats.alive.addAll(List.of("lead-1", "lead-2"));
+      // Only these two alive, so the stream's two replicas land on them.
+      while (TestDatabase.queryLong(
+              "SELECT count(*) FROM brokers WHERE status <> 'down'"
+                  + " AND name NOT IN ('lead-1', 'lead-2')")
+          > 0) {
+        Thread.sleep(200);
+      }
+      String stream = "/v1/tenants/leaders/namespaces/ns/streams/pair";
+      assertThat(http.put(stream, Http.stream("leaders", "ns", "pair", 1, 2)).status())
+          .isEqualTo(201);
+      String placement = stream + "/placement";
+      String leader = leaderOf(placement);
+      String follower = leader.equals("lead-1") ? "lead-2" : "lead-1";
+
+      beats.alive.remove(follower);
+      awaitStatus(follower, "down");
+      beats.alive.remove(leader);
+      awaitStatus(leader, "down");
+      assertThat(leaderOf(placement)).as("no live replica to lead").isEqualTo(leader);
+
+      beats.alive.add(follower);
+      awaitStatus(follower, "active");
+      assertThat(leaderOf(placement)).as("the replica that came back").isEqualTo(follower);
+
+      // The old leader comes back and is drained; then the new leader dies.
+      beats.alive.add(leader);
+      awaitStatus(leader, "active");
+      setStatus(operator, leader, BrokerStatus.BROKER_STATUS_DRAINING);
+      beats.alive.remove(follower);
+      awaitStatus(follower, "down");
+      assertThat(leaderOf(placement)).as("the draining replica, alive").isEqualTo(leader);
+      setStatus(operator, leader, BrokerStatus.BROKER_STATUS_ACTIVE);
     }
   }
 

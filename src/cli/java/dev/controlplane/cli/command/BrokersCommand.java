@@ -97,6 +97,13 @@ public final class BrokersCommand extends GroupCommand {
                 .name()
                 .replace("BROKER_STATUS_", "")
                 .toLowerCase(Locale.ROOT);
+        if (response.getBroker().getStatus() == BrokerStatus.BROKER_STATUS_DOWN) {
+          // The broker stays down until it reports; say what the change means for its return.
+          now +=
+              response.getBroker().getDrainRequested()
+                  ? ", draining when back"
+                  : ", active when back";
+        }
         session
             .out()
             .println(
@@ -117,7 +124,10 @@ public final class BrokersCommand extends GroupCommand {
   @Command(
       name = "drain",
       mixinStandardHelpOptions = true,
-      description = "Mark brokers draining: no new shards; rebalancing empties them.",
+      description = {
+        "Mark brokers draining: no new shards; rebalancing empties them.",
+        "The drain lasts until undrain, also while a broker is down: it comes back draining."
+      },
       footerHeading = "%nExamples:%n",
       footer = "  cpctl brokers drain b3 b4 --dry-run")
   static final class Drain extends SetStatus {
@@ -130,7 +140,7 @@ public final class BrokersCommand extends GroupCommand {
   @Command(
       name = "undrain",
       mixinStandardHelpOptions = true,
-      description = "Mark draining brokers active again.",
+      description = {"Mark draining brokers active again.", "A down broker comes back active."},
       footerHeading = "%nExamples:%n",
       footer = "  cpctl brokers undrain b3")
   static final class Undrain extends SetStatus {

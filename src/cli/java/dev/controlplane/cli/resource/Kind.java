@@ -59,7 +59,7 @@ public enum Kind {
           col("ADDRESS", d -> d.path("spec").path("address").asText()),
           col("REGION", d -> d.path("spec").path("region").asText()),
           col("ZONE", d -> d.path("spec").path("availability_zone").asText()),
-          col("STATUS", d -> d.path("spec").path("status").asText()),
+          col("STATUS", Kind::brokerStatus),
           col("MAX-SHARDS", d -> d.path("spec").path("capacity").path("max_shards").asText()),
           col("VERSION", d -> meta(d, "version")))),
   BRIDGE(
@@ -147,6 +147,18 @@ public enum Kind {
     String time = r.path("time").asText();
     String size = r.path("size").asText();
     return time.isEmpty() ? size : size.isEmpty() ? time : time + "," + size;
+  }
+
+  /**
+   * A broker's status, and for a down one that the operator drained, that it comes back draining
+   * (as kubectl shows a cordoned node: {@code NotReady,SchedulingDisabled}).
+   */
+  static String brokerStatus(JsonNode doc) {
+    JsonNode spec = doc.path("spec");
+    String status = spec.path("status").asText();
+    return status.equals("down") && spec.path("drain_requested").asBoolean()
+        ? status + ",drain-requested"
+        : status;
   }
 
   private static String leaders(JsonNode doc) {

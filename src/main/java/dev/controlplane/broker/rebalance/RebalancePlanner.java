@@ -46,7 +46,7 @@ public final class RebalancePlanner {
           ErrorCode.FAILED_PRECONDITION, "no active broker to place shards on");
     }
     boolean localityFirst = strategy == Strategy.LOCALITY_AWARE;
-    evacuate(layout);
+    evacuate(layout, localityFirst);
     if (localityFirst) {
       spreadOverZones(layout);
       spreadOverRegions(layout);
@@ -66,20 +66,22 @@ public final class RebalancePlanner {
   }
 
   /**
-   * Moves every replica off draining and down brokers, to the least loaded broker that fits. A
-   * replica that finds none (every active broker holds one of its shard already, or none has room)
-   * stays, but not its leadership: that goes to the active replica leading least, which moves no
-   * data.
+   * Moves every replica off draining and down brokers, to a broker that fits ({@link
+   * #bestReceiver}). A replica that finds none (every active broker holds one of its shard already,
+   * or none has room) stays, but not its leadership: that goes to the active replica leading least,
+   * which moves no data.
    */
-  private static void evacuate(ClusterLayout layout) {
+  private static void evacuate(ClusterLayout layout, boolean localityFirst) {
     Set<String> active = new HashSet<>();
     layout.targets().forEach(b -> active.add(b.name()));
+    EvenCounts even = EvenCounts.afterEvacuation(layout);
     for (String gone : layout.evacuated()) {
       for (ShardSlot slot : new ArrayList<>(layout.slotsOn(gone))) {
         if (!slot.movable) {
           continue;
         }
-        bestReceiver(layout, slot, gone).ifPresent(to -> layout.moveReplica(slot, gone, to));
+        bestReceiver(layout, slot, gone, even, localityFirst)
+            .ifPresent(to -> layout.moveReplica(slot, gone, to));
         if (slot.leader.equals(gone)) {
           slot.replicas.stream()
               .filter(active::contains)
@@ -91,16 +93,23 @@ public final class RebalancePlanner {
   }
 
   /**
-   * The least loaded broker that can take the slot, preferring a zone the slot's other replicas do
-   * not use.
+   * The broker to take a replica of {@code slot} off {@code from}. The move count comes first: a
+   * receiver that would have to give a replica away again costs a second move, so brokers below the
+   * average come first. Among those equally good for the count, one in a zone the shard's other
+   * replicas do not use, so that evacuating keeps the shard's zone spread where even counts allow
+   * it, then the least loaded. With {@code localityFirst} the zone comes before the count, as
+   * everywhere in LOCALITY_AWARE (the least loaded in that zone; the count only breaks ties).
    */
-  private static Optional<String> bestReceiver(ClusterLayout layout, ShardSlot slot, String from) {
+  private static Optional<String> bestReceiver(
+      ClusterLayout layout, ShardSlot slot, String from, EvenCounts even, boolean localityFirst) {
+    Comparator<String> count = Comparator.comparingInt(b -> even.cost(layout.replicasOn(b)));
+    Comparator<String> zone =
+        Comparator.comparingInt(b -> layout.zoneUsedByOthers(slot, from, layout.zone(b)) ? 1 : 0);
     return layout.targets().stream()
         .map(Broker::name)
         .filter(b -> layout.canReceive(slot, b))
         .min(
-            Comparator.<String>comparingInt(
-                    b -> layout.zoneUsedByOthers(slot, from, layout.zone(b)) ? 1 : 0)
+            (localityFirst ? zone.thenComparing(count) : count.thenComparing(zone))
                 .thenComparingInt(layout::replicasOn)
                 .thenComparing(b -> b));
   }

@@ -47,7 +47,14 @@ final class BrokerKind extends Kind<Broker> {
             "spec",
             "spec",
             true,
-            Set.of("address", "region", "availability_zone", "labels", "capacity", "status"));
+            Set.of(
+                "address",
+                "region",
+                "availability_zone",
+                "labels",
+                "capacity",
+                "status",
+                "drain_requested"));
     String address = r.string(spec, "address", "spec.address", true);
     if (address != null && !isHostPort(address)) {
       r.error(
@@ -66,6 +73,8 @@ final class BrokerKind extends Kind<Broker> {
             cap, "max_connections", "spec.capacity.max_connections", false, 0, Integer.MAX_VALUE);
     Broker.Status status =
         r.enumValue(spec, "status", "spec.status", Broker.Status.class, Broker.Status.ACTIVE);
+    // Absent in documents written before the field existed: then the status says it.
+    Boolean drainRequested = r.bool(spec, "drain_requested", "spec.drain_requested");
     return new Broker(
         name,
         address,
@@ -74,6 +83,7 @@ final class BrokerKind extends Kind<Broker> {
         labels,
         new Broker.Capacity(toInt(maxShards), toInt(maxConn)),
         status,
+        drainRequested == null ? status == Broker.Status.DRAINING : drainRequested,
         0);
   }
 
@@ -132,22 +142,26 @@ final class BrokerKind extends Kind<Broker> {
       cap.put("max_connections", b.capacity().maxConnections());
     }
     spec.put("status", b.status().wire());
+    // Written only when set, as Kubernetes writes a node's unschedulable.
+    if (b.drainRequested()) {
+      spec.put("drain_requested", true);
+    }
   }
 
   private static final String COLUMNS =
       "name, address, region, availability_zone, labels, max_shards, max_connections, status,"
-          + " version";
+          + " drain_requested, version";
 
   @Override
   public String upsertSql() {
     return "INSERT INTO brokers ("
         + COLUMNS
-        + ") VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+        + ") VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
         + " address = excluded.address, region = excluded.region,"
         + " availability_zone = excluded.availability_zone, labels = excluded.labels,"
         + " max_shards = excluded.max_shards,"
         + " max_connections = excluded.max_connections, status = excluded.status,"
-        + " version = excluded.version";
+        + " drain_requested = excluded.drain_requested, version = excluded.version";
   }
 
   @Override
@@ -160,7 +174,8 @@ final class BrokerKind extends Kind<Broker> {
     setInt(ps, 6, b.capacity().maxShards());
     setInt(ps, 7, b.capacity().maxConnections());
     ps.setString(8, b.status().wire());
-    ps.setLong(9, b.version());
+    ps.setBoolean(9, b.drainRequested());
+    ps.setLong(10, b.version());
   }
 
   @Override
@@ -211,6 +226,7 @@ final class BrokerKind extends Kind<Broker> {
         readLabels(rs.getString("labels")),
         new Broker.Capacity(getInt(rs, "max_shards"), getInt(rs, "max_connections")),
         WireEnum.fromWire(Broker.Status.class, rs.getString("status")).orElseThrow(),
+        rs.getBoolean("drain_requested"),
         rs.getLong("version"));
   }
 
@@ -231,6 +247,7 @@ final class BrokerKind extends Kind<Broker> {
         .putAllLabels(b.labels())
         .setCapacity(capacity)
         .setStatus(status(b.status()))
+        .setDrainRequested(b.drainRequested())
         .setVersion(b.version())
         .build();
   }

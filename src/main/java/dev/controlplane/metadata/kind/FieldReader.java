@@ -118,6 +118,19 @@ public final class FieldReader {
     return value;
   }
 
+  /** An optional boolean; null when absent. */
+  public Boolean bool(JsonNode parent, String field, String path) {
+    JsonNode node = parent.get(field);
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    if (!node.isBoolean()) {
+      error(path, "must be true or false");
+      return null;
+    }
+    return node.booleanValue();
+  }
+
   public DurationValue duration(JsonNode parent, String field, String path) {
     String text = string(parent, field, path, false);
     if (text == null) {

@@ -27,6 +27,11 @@ class BrokerEntity {
   Integer maxConnections;
 
   String status;
+
+  /** The operator's drain, kept while the broker is down (migration V13). */
+  @Column(name = "drain_requested")
+  boolean drainRequested;
+
   long version;
 
   Broker toResource() {
@@ -38,6 +43,7 @@ class BrokerEntity {
         LabelsJson.read(labels),
         new Broker.Capacity(maxShards, maxConnections),
         WireEnum.fromWire(Broker.Status.class, status).orElseThrow(),
+        drainRequested,
         version);
   }
 }

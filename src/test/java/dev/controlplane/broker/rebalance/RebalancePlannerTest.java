@@ -188,7 +188,8 @@ class RebalancePlannerTest {
       active.forEach(b -> afterEvacuation.put(b, before.getOrDefault(b, 0)));
       int excess = afterEvacuation.values().stream().mapToInt(v -> Math.max(0, v - ceil)).sum();
       int deficit = afterEvacuation.values().stream().mapToInt(v -> Math.max(0, floor - v)).sum();
-      // Evacuated replicas land on the least loaded brokers, which can only lower the later need.
+      // Evacuated replicas go to brokers below the average first, where they can only lower the
+      // later need; above it only when no broker below can take the shard.
       assertThat(plan.replicaMoves())
           .as("seed %d", seed)
           .isLessThanOrEqualTo(evacuated + Math.max(excess, deficit));
@@ -374,6 +375,62 @@ class RebalancePlannerTest {
                 });
       }
     }
+  }
+
+  /**
+   * d (draining, z1) holds a replica of S0 beside y (z2); x (z1) holds two one-replica streams, w
+   * (z2) nothing. Moving S0's replica to x keeps it in two zones but leaves x with 3 of 4 replicas,
+   * and evening out costs a second move; w takes it in one. MINIMIZE_MOVEMENT is the fewest moves,
+   * preferring zones only among equally good ones; LOCALITY_AWARE keeps the zone.
+   */
+  @Test
+  void emptyingADrainedBrokerPutsTheMoveCountBeforeZonesUnlessLocalityIsAsked() {
+    List<Broker> brokers = drainedAndThreeActive();
+    List<ShardPlacement> placements =
+        List.of(
+            new ShardPlacement("t", "n", "s0", List.of(shard("d", "y")), 0),
+            new ShardPlacement("t", "n", "a", List.of(shard("x")), 0),
+            new ShardPlacement("t", "n", "b", List.of(shard("x")), 0));
+    StreamRef s0 = new StreamRef("t", "n", "s0");
+
+    var minimal = RebalancePlanner.plan(Strategy.MINIMIZE_MOVEMENT, brokers, placements, p -> true);
+    assertThat(minimal.replicaMoves()).isEqualTo(1);
+    assertThat(minimal.changedPlacements().get(s0).get(0).replicas())
+        .containsExactlyInAnyOrder("y", "w");
+
+    var local = RebalancePlanner.plan(Strategy.LOCALITY_AWARE, brokers, placements, p -> true);
+    assertThat(local.changedPlacements().get(s0).get(0).replicas())
+        .containsExactlyInAnyOrder("x", "y");
+  }
+
+  /** x and w are both empty, so either costs the same; x is in a zone S0 does not use yet. */
+  @Test
+  void amongReceiversEquallyGoodForTheCountOneInAZoneTheShardDoesNotUseWins() {
+    List<Broker> brokers = drainedAndThreeActive();
+    List<ShardPlacement> placements =
+        List.of(
+            new ShardPlacement("t", "n", "s0", List.of(shard("d", "y")), 0),
+            new ShardPlacement("t", "n", "a", List.of(shard("y")), 0));
+    for (Strategy strategy : List.of(Strategy.MINIMIZE_MOVEMENT, Strategy.BALANCED)) {
+      var plan = RebalancePlanner.plan(strategy, brokers, placements, p -> true);
+      assertThat(plan.changedPlacements().get(new StreamRef("t", "n", "s0")).get(0).replicas())
+          .as("%s", strategy)
+          .contains("x");
+    }
+  }
+
+  /** d draining and x active in zone z1; y and w active in z2. */
+  private static List<Broker> drainedAndThreeActive() {
+    return List.of(
+        broker("d", "z1", Broker.Status.DRAINING),
+        broker("x", "z1", Broker.Status.ACTIVE),
+        broker("y", "z2", Broker.Status.ACTIVE),
+        broker("w", "z2", Broker.Status.ACTIVE));
+  }
+
+  /** Shard 0, led by the first replica. */
+  private static ShardAssignment shard(String... replicas) {
+    return new ShardAssignment(0, replicas[0], List.of(replicas));
   }
 
   @Test

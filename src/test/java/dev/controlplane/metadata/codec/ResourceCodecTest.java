@@ -142,11 +142,18 @@ class ResourceCodecTest {
         new java.util.TreeMap<>(Map.of("rack", "r7", "topology.kubernetes.io/node", "n-12")),
         new Broker.Capacity(64, 10_000),
         Broker.Status.DRAINING,
+        true,
         30);
   }
 
   private static Broker bareBroker() {
     return new Broker("b2", "[::1]:9092", null, null, null, Broker.Status.ACTIVE, 31);
+  }
+
+  /** Down, and drained by the operator: it comes back draining. */
+  private static Broker downDrainedBroker() {
+    return new Broker(
+        "b3", "b3:9092", "r", "z", null, Broker.Capacity.UNLIMITED, Broker.Status.DOWN, true, 32);
   }
 
   private static ShardPlacement placement() {
@@ -185,6 +192,7 @@ class ResourceCodecTest {
         deletingStream(),
         fullBroker(),
         bareBroker(),
+        downDrainedBroker(),
         placement(),
         fullBridge(),
         bareBridge());
@@ -528,6 +536,21 @@ class ResourceCodecTest {
             assertThrows(IllegalStateException.class, () -> codec.readStored(newKind.toString())))
         .hasMessageContaining("of version 12 is of kind 'Acl', which this build does not know")
         .hasMessageContaining("Upgrading to a new build");
+  }
+
+  /** Written before drain_requested existed: a draining broker was drained by the operator. */
+  @Test
+  void aStoredBrokerWithoutTheDrainFlagTakesItFromItsStatus() {
+    for (Broker.Status status : Broker.Status.values()) {
+      ObjectNode doc =
+          codec.toTree(new Broker("b4", "b4:1", "r", "z", null, status, 33).withVersion(33));
+      doc.with("spec").remove("drain_requested");
+      Broker read = (Broker) codec.readStored(doc.toString());
+      assertThat(read.status()).isEqualTo(status);
+      assertThat(read.drainRequested())
+          .as("%s", status)
+          .isEqualTo(status == Broker.Status.DRAINING);
+    }
   }
 
   @Test
