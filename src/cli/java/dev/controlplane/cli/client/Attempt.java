@@ -62,18 +62,23 @@ record Attempt(
 
   /**
    * Whether a 503 says the request was refused before anything was written (docs/api.md, Errors): a
-   * follower's {@code not_leader}; a node that knows no leader, which answers so before the request
-   * is even matched; or an {@code unavailable} whose detail says "nothing was written". A detail
-   * that says "may or may not be stored", or says nothing of it, is not such a refusal.
+   * follower's {@code not_leader}, or an {@code unavailable} whose detail says so (a node that
+   * knows no leader, a full queue). A detail that says "may or may not be stored", or says nothing
+   * of it, is not such a refusal.
    */
   static boolean refusedUnwritten(Problem problem) {
     return switch (problem.code()) {
       case "not_leader" -> true;
+      // Servers before 2026-12-06 said only "no leader is known" for a refusal unwritten.
       case "unavailable" ->
-          problem.detail().contains("nothing was written")
-              || problem.detail().startsWith("no leader is known");
+          saysNothingWritten(problem.detail()) || problem.detail().startsWith("no leader is known");
       default -> false;
     };
+  }
+
+  /** The server's own words for a refusal before anything was stored, over HTTP and gRPC alike. */
+  static boolean saysNothingWritten(String detail) {
+    return detail != null && detail.contains("nothing was written");
   }
 
   /**
@@ -81,7 +86,7 @@ record Attempt(
    * unknown host, a connect timeout, a TLS handshake that failed. Anything later (a timeout waiting
    * for the answer, a connection reset or closed mid-exchange) may follow a stored write.
    */
-  private static boolean neverSent(IOException e) {
+  static boolean neverSent(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof ConnectException
           || t instanceof HttpConnectTimeoutException

@@ -3,10 +3,7 @@ package dev.controlplane.cli.client;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import java.net.ConnectException;
-import java.net.UnknownHostException;
 import java.util.Optional;
-import javax.net.ssl.SSLHandshakeException;
 
 /**
  * What a failed gRPC call says about where its request went: whether a follower refused it, naming
@@ -45,21 +42,9 @@ final class GrpcFailures {
     if (trailers != null && (trailers.containsKey(LEADER) || trailers.containsKey(LEADER_ID))) {
       return true;
     }
-    // The server's own word for a refusal before anything was stored (docs/api.md, "unavailable"):
-    // a follower that knows no leader, a full queue, a write that never started.
-    String description = e.getStatus().getDescription();
-    if (description != null && description.contains("nothing was written")) {
-      return true;
-    }
-    for (Throwable cause = e.getStatus().getCause(); cause != null; cause = cause.getCause()) {
-      // gRPC sends a request only over a connection whose TLS handshake has completed.
-      if (cause instanceof ConnectException
-          || cause instanceof UnknownHostException
-          || cause instanceof SSLHandshakeException) {
-        return true;
-      }
-    }
-    return false;
+    // gRPC, like HTTP, sends a request only over a connection whose TLS handshake has completed.
+    return Attempt.saysNothingWritten(e.getStatus().getDescription())
+        || Attempt.neverSent(e.getStatus().getCause());
   }
 
   /** The status as one line: code, description and, for an unreachable node, why. */
