@@ -98,6 +98,7 @@ public class ServiceLifecycle {
     try {
       FileConfigSource.requireValid();
       SettingProblems problems = new SettingProblems();
+      FileConfigSource.reportEntries(problems);
       config.validate(problems);
       authConfig.validate(problems);
       problems.check(

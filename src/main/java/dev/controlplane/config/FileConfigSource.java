@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,9 +22,10 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
  * list is a comma-separated value. Its ordinal, {@value #ORDINAL}, is below the environment's (300)
  * and system properties' (400), so either overrides the file.
  *
- * <p>A source cannot stop MicroProfile Config from starting, so a file that cannot be read, is not
- * a mapping, or holds an unknown key yields no values and records the problem; {@link
- * #requireValid()} turns it into the one-line start-up failure.
+ * <p>A source cannot stop MicroProfile Config from starting, so it records what is wrong: a file
+ * that cannot be read or is not a mapping yields no values, and {@link #requireValid()} turns that
+ * into the one-line start-up failure on its own; an unusable entry (an unknown key, say) is left
+ * out, and {@link #reportEntries} adds it to the start's other invalid settings.
  */
 public final class FileConfigSource implements ConfigSource {
 
@@ -33,7 +35,8 @@ public final class FileConfigSource implements ConfigSource {
 
   private final Optional<Path> file;
   private final Map<String, String> properties;
-  private final Optional<String> problem;
+  private final Optional<String> unusable;
+  private final List<String> entryProblems;
 
   public FileConfigSource() {
     this(configuredPath());
@@ -41,7 +44,7 @@ public final class FileConfigSource implements ConfigSource {
 
   FileConfigSource(Optional<Path> file) {
     this.file = file;
-    Map<String, String> read = Map.of();
+    FileSettings.Entries read = new FileSettings.Entries(Map.of(), List.of());
     String failure = null;
     if (file.isPresent()) {
       try {
@@ -50,8 +53,9 @@ public final class FileConfigSource implements ConfigSource {
         failure = e.getMessage();
       }
     }
-    this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(read));
-    this.problem = Optional.ofNullable(failure);
+    this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(read.properties()));
+    this.unusable = Optional.ofNullable(failure);
+    this.entryProblems = List.copyOf(read.problems());
   }
 
   private static Optional<Path> configuredPath() {
@@ -98,17 +102,30 @@ public final class FileConfigSource implements ConfigSource {
         : "";
   }
 
-  /** Fails the start when the configuration file was named but could not be used. */
+  /**
+   * Fails the start when the configuration file was named but could not be used at all: every
+   * setting it holds would be reported missing or defaulted otherwise.
+   */
   public static void requireValid() {
     for (ConfigSource source : ConfigProvider.getConfig().getConfigSources()) {
-      if (source instanceof FileConfigSource f && f.problem.isPresent()) {
-        throw new InvalidSettingException(f.problem.get());
+      if (source instanceof FileConfigSource f && f.unusable.isPresent()) {
+        throw new InvalidSettingException(f.unusable.get());
       }
     }
   }
 
-  Optional<String> problem() {
-    return problem;
+  /** Adds each unusable entry of the configuration file to the start's invalid settings. */
+  public static void reportEntries(SettingProblems problems) {
+    for (ConfigSource source : ConfigProvider.getConfig().getConfigSources()) {
+      if (source instanceof FileConfigSource f) {
+        f.problems().forEach(problems::add);
+      }
+    }
+  }
+
+  /** What is wrong with the file: why it is unusable, or each unusable entry; empty when fine. */
+  List<String> problems() {
+    return unusable.map(List::of).orElse(entryProblems);
   }
 
   @Override

@@ -3,8 +3,10 @@ package dev.controlplane.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -39,39 +41,57 @@ final class FileSettings {
 
   private FileSettings() {}
 
-  /** The file's settings as MicroProfile properties; throws on the first unusable entry. */
-  static Map<String, String> toProperties(Path file, JsonNode tree) {
+  /**
+   * The file's usable entries as MicroProfile properties, and what is wrong with each other entry
+   * (an unknown key, a key only the environment may set, a nested value). Entries are judged one by
+   * one, so a start that fails names every unusable key, with every other invalid setting, and the
+   * file's usable values take part in checking the others. Throws when the document as a whole is
+   * not a mapping.
+   */
+  static Entries toProperties(Path file, JsonNode tree) {
     if (tree.isMissingNode() || tree.isNull()) {
-      return Map.of();
+      return new Entries(Map.of(), List.of());
     }
     if (!tree.isObject()) {
       throw problem(file, "must be a mapping of setting names to values");
     }
     Set<String> known = knownKeys();
     Map<String, String> properties = new LinkedHashMap<>();
+    List<String> problems = new ArrayList<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
       var entry = it.next();
-      String key = entry.getKey();
-      if (ENVIRONMENT_ONLY.contains(key)) {
-        throw problem(
-            file,
-            "key '"
-                + key
-                + "' cannot be set in the file: Liberty (listener, pools, log) reads it only from"
-                + " the environment variable "
-                + Settings.envName(GENERAL + key.replace('_', '.')));
+      try {
+        String key = usableKey(file, entry.getKey(), known);
+        value(file, key, entry.getValue()).ifPresent(v -> properties.put(property(key), v));
+      } catch (InvalidSettingException e) {
+        problems.add(e.getMessage());
       }
-      if (!known.contains(key)) {
-        throw problem(
-            file,
-            "key '"
-                + key
-                + "' is not a setting (keys are the SERVICE_CONTROLPLANE_* names of"
-                + " docs/configuration.md without the prefix, in lower case)");
-      }
-      value(file, key, entry.getValue()).ifPresent(v -> properties.put(property(key), v));
     }
-    return properties;
+    return new Entries(properties, problems);
+  }
+
+  /** The file's usable values, by property, and a message for each entry that is not usable. */
+  record Entries(Map<String, String> properties, List<String> problems) {}
+
+  private static String usableKey(Path file, String key, Set<String> known) {
+    if (ENVIRONMENT_ONLY.contains(key)) {
+      throw problem(
+          file,
+          "key '"
+              + key
+              + "' cannot be set in the file: Liberty (listener, pools, log) reads it only from"
+              + " the environment variable "
+              + Settings.envName(GENERAL + key.replace('_', '.')));
+    }
+    if (!known.contains(key)) {
+      throw problem(
+          file,
+          "key '"
+              + key
+              + "' is not a setting (keys are the SERVICE_CONTROLPLANE_* names of"
+              + " docs/configuration.md without the prefix, in lower case)");
+    }
+    return key;
   }
 
   /** A scalar as written; a list joined with commas (MicroProfile's list form); null = unset. */

@@ -22,6 +22,11 @@ public final class SettingProblems {
     }
   }
 
+  /** Keeps a problem found elsewhere (the configuration file's unusable entries). */
+  public void add(String problem) {
+    problems.add(problem);
+  }
+
   /** One exception naming every problem found, in the order found; nothing when there is none. */
   public void throwIfAny() {
     if (problems.size() == 1) {

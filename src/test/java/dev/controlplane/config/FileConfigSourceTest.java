@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +19,13 @@ class FileConfigSourceTest {
     return new FileConfigSource(Optional.of(file));
   }
 
+  /** The one problem of a file. */
+  private String problemOf(String yaml) throws Exception {
+    List<String> problems = source(yaml).problems();
+    assertThat(problems).hasSize(1);
+    return problems.get(0);
+  }
+
   @Test
   void specKeysAndSettingNamesBecomeMicroProfileProperties() throws Exception {
     var source =
@@ -27,7 +35,7 @@ class FileConfigSourceTest {
                 + "watch_window: 500\n"
                 + "bootstrap_enabled: false\n"
                 + "operator_token: ~\n");
-    assertThat(source.problem()).isEmpty();
+    assertThat(source.problems()).isEmpty();
     assertThat(source.getProperties())
         .containsEntry("service.controlplane.oidc.allowed.algorithms", "RS256,PS256")
         .containsEntry("service.controlplane.heartbeat.interval", "2s")
@@ -38,43 +46,47 @@ class FileConfigSourceTest {
   }
 
   @Test
-  void anUnknownKeyIsAProblemNamingTheFileAndTheKey() throws Exception {
-    var source = source("heartbeat_intervall: 2s\n");
-    assertThat(source.problem())
-        .hasValueSatisfying(
-            p -> assertThat(p).contains("controlplane.yaml").contains("'heartbeat_intervall'"));
-    assertThat(source.getProperties()).isEmpty();
+  void everyUnusableKeyIsAProblemNamingTheFileAndTheKeyWhileTheUsableOnesApply() throws Exception {
+    var source =
+        source(
+            "heartbeat_intervall: 2s\n"
+                + "watch_window: 500\n"
+                + "http_port: 9081\n"
+                + "token_ttl: {minutes: 5}\n");
+    assertThat(source.problems())
+        .hasSize(3)
+        .allSatisfy(p -> assertThat(p).contains("controlplane.yaml"))
+        .anySatisfy(p -> assertThat(p).contains("'heartbeat_intervall' is not a setting"))
+        .anySatisfy(p -> assertThat(p).contains("SERVICE_CONTROLPLANE_HTTP_PORT"))
+        .anySatisfy(p -> assertThat(p).contains("'token_ttl'"));
+    assertThat(source.getProperties())
+        .containsOnlyKeys("service.controlplane.watch.window")
+        .containsEntry("service.controlplane.watch.window", "500");
   }
 
   @Test
   void settingsOnlyLibertyReadsAreRefusedWithTheirEnvironmentVariable() throws Exception {
-    assertThat(source("http_port: 9081\n").problem())
-        .hasValueSatisfying(p -> assertThat(p).contains("SERVICE_CONTROLPLANE_HTTP_PORT"));
-    assertThat(source("db_url: jdbc:postgresql://db/cp\n").problem())
-        .hasValueSatisfying(p -> assertThat(p).contains("SERVICE_CONTROLPLANE_DB_URL"));
+    assertThat(problemOf("http_port: 9081\n")).contains("SERVICE_CONTROLPLANE_HTTP_PORT");
+    assertThat(problemOf("db_url: jdbc:postgresql://db/cp\n"))
+        .contains("SERVICE_CONTROLPLANE_DB_URL");
   }
 
   @Test
-  void malformedYamlAndNonMappingsAreProblems() throws Exception {
-    assertThat(source("heartbeat_interval: [2s\n").problem())
-        .hasValueSatisfying(p -> assertThat(p).contains("not valid YAML"));
-    assertThat(source("heartbeat_interval: 2s\ntoken_ttl: 5m\nheartbeat_interval: 9s\n").problem())
-        .hasValueSatisfying(
-            p ->
-                assertThat(p)
-                    .contains("(line 3)")
-                    .contains("the key 'heartbeat_interval' appears twice"));
-    assertThat(source("- a\n- b\n").problem())
-        .hasValueSatisfying(p -> assertThat(p).contains("must be a mapping"));
-    assertThat(source("token_ttl: {minutes: 5}\n").problem())
-        .hasValueSatisfying(p -> assertThat(p).contains("'token_ttl'"));
+  void aFileThatIsNotYamlOrNotAMappingIsOneProblemAndGivesNoValue() throws Exception {
+    assertThat(problemOf("heartbeat_interval: [2s\n")).contains("not valid YAML");
+    assertThat(problemOf("heartbeat_interval: 2s\ntoken_ttl: 5m\nheartbeat_interval: 9s\n"))
+        .contains("(line 3)")
+        .contains("the key 'heartbeat_interval' appears twice");
+    assertThat(problemOf("- a\n- b\n")).contains("must be a mapping");
+    assertThat(source("heartbeat_interval: 2s\nwatch_window: [500\n").getProperties()).isEmpty();
   }
 
   @Test
-  void aMissingFileIsAProblemAndNoFileIsNone() {
-    assertThat(new FileConfigSource(Optional.of(dir.resolve("absent.yaml"))).problem())
-        .hasValueSatisfying(p -> assertThat(p).contains("absent.yaml").contains("cannot be read"));
-    assertThat(new FileConfigSource(Optional.empty()).problem()).isEmpty();
+  void aMissingFileIsAProblemAndNoFileIsNone() throws Exception {
+    assertThat(new FileConfigSource(Optional.of(dir.resolve("absent.yaml"))).problems())
+        .singleElement()
+        .satisfies(p -> assertThat(p).contains("absent.yaml").contains("cannot be read"));
+    assertThat(new FileConfigSource(Optional.empty()).problems()).isEmpty();
   }
 
   @Test

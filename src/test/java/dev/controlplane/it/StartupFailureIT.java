@@ -94,14 +94,22 @@ class StartupFailureIT {
   }
 
   /**
-   * Five invalid settings of four kinds (an integer, a duration, a value out of range, a missing
-   * key, fallbacks of a credential that is not set): one start names them all, so an operator fixes
-   * every one before trying again. Started with {@code java -jar}, as an operator does: the exit
-   * status goes through the JAR's launcher.
+   * Seven invalid settings of six kinds (an integer, a duration, a value out of range, a missing
+   * key, fallbacks of a credential that is not set, a Raft data directory that cannot be made, an
+   * unknown key in the configuration file): one start names them all, so an operator fixes every
+   * one before trying again. Started with {@code java -jar}, as an operator does: the exit status
+   * goes through the JAR's launcher.
    */
   @Test
   void everyInvalidSettingEndsTheProcessNamedInOneLine() throws Exception {
-    var env = environment(Ports.free(), Ports.free());
+    Path file = configFile("token_ttl: 5m\nheartbeat_intervall: 3s\n");
+    var env = withConfigFile(file);
+    Path notADirectory = Files.createTempFile("not-a-directory-", "");
+    env.put("SERVICE_CONTROLPLANE_NODE_ID", "cp1");
+    env.put(
+        "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS",
+        "cp1=127.0.0.1:" + Ports.free() + ",cp2=127.0.0.1:" + Ports.free());
+    env.put("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", notADirectory.resolve("raft").toString());
     env.put("SERVICE_CONTROLPLANE_WATCH_WINDOW", "ten");
     env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "5 seconds");
     env.put("SERVICE_CONTROLPLANE_AUDIT_RETENTION", "0d");
@@ -111,13 +119,17 @@ class StartupFailureIT {
     Outcome outcome = run(new ServerProcess("bad-settings", env).viaRunnableJar(), env);
     assertEndedWith(
         outcome,
-        "5 settings are invalid: ",
+        "7 settings are invalid: config file " + file,
+        "'heartbeat_intervall' is not a setting",
         "SERVICE_CONTROLPLANE_WATCH_WINDOW = 'ten' (from the environment) is not an integer",
         "SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL = '5 seconds'",
         "SERVICE_CONTROLPLANE_AUDIT_RETENTION = '0d' (from the environment) is not positive",
         "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not set",
         "SERVICE_CONTROLPLANE_BROKER_TOKEN_FALLBACKS is set but SERVICE_CONTROLPLANE_BROKER_TOKEN"
-            + " is not");
+            + " is not",
+        "SERVICE_CONTROLPLANE_RAFT_DATA_DIR = '"
+            + notADirectory.resolve("raft")
+            + "' (from the environment) cannot be made a directory");
     assertNeverLive(outcome);
   }
 
@@ -139,14 +151,7 @@ class StartupFailureIT {
     assertNeverLive(outcome);
   }
 
-  @Test
-  void anUnknownKeyInTheConfigFileEndsTheProcessNamingFileAndKey() throws Exception {
-    Path file = configFile("heartbeat_interval: 2s\nheartbeat_intervall: 3s\n");
-    Outcome outcome = run("config-unknown-key", withConfigFile(file));
-    assertEndedWith(outcome, "config file " + file, "'heartbeat_intervall'");
-    assertNeverLive(outcome);
-  }
-
+  /** A file that is not YAML gives no value at all: it is named alone, before any other check. */
   @Test
   void aConfigFileThatIsNotYamlEndsTheProcessNamingTheFile() throws Exception {
     Path file = configFile("oidc_allowed_algorithms: [RS256\n");
@@ -205,25 +210,6 @@ class StartupFailureIT {
           "the port is in use");
       assertNeverLive(outcome);
     }
-  }
-
-  @Test
-  void aRaftDataDirectoryThatCannotBeMadeEndsTheProcessNamingTheSetting() throws Exception {
-    Path file = Files.createTempFile("not-a-directory-", "");
-    var env = environment(Ports.free(), Ports.free());
-    env.put("SERVICE_CONTROLPLANE_NODE_ID", "cp1");
-    env.put(
-        "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS",
-        "cp1=127.0.0.1:" + Ports.free() + ",cp2=127.0.0.1:" + Ports.free());
-    env.put("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", file.resolve("raft").toString());
-    Outcome outcome = run("unusable-raft-dir", env);
-    assertEndedWith(
-        outcome,
-        "SERVICE_CONTROLPLANE_RAFT_DATA_DIR = '"
-            + file.resolve("raft")
-            + "' (from the environment)",
-        "cannot be made a directory");
-    assertNeverLive(outcome);
   }
 
   @Test
