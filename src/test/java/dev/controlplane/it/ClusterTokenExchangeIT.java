@@ -234,7 +234,7 @@ class ClusterTokenExchangeIT {
     List<Node> followers = cluster.others(leader);
     Node other = followers.get(0);
     Node alone = followers.get(1);
-    // The last test of the class: the nodes it stops are not started again.
+    // The last test of the class: the leader it kills is not started again.
     leader.kill();
     for (Node follower : followers) {
       Http.Reply reply = exchange(follower, "alice");
@@ -242,8 +242,9 @@ class ClusterTokenExchangeIT {
           .as("%s right after the leader was killed: %s", follower.id, reply.body())
           .isEqualTo(200);
     }
-    // One node of three: no quorum, no leader, admin reads refused.
-    other.kill();
+    // One node of three: no quorum, no leader, admin reads refused. The other is frozen, not
+    // killed (the same silent peer to the node left alone), and thawed instead of started again.
+    other.freeze();
     Http operator = new Http(alone.httpPort(), SharedServer.OPERATOR_TOKEN);
     Http.awaitStatus(() -> operator.get("/v1/tenants/" + TENANT).status(), 503, SETTLE);
     assertThat(alone.readiness().orElseThrow().path("leader").asText()).isEmpty();
@@ -262,7 +263,7 @@ class ClusterTokenExchangeIT {
         new Http(alone.httpPort(), token.serialize()).get("/v1/tenants/" + TENANT);
     assertThat(adminRead.status()).as("an admin read without a leader").isEqualTo(503);
 
-    other.start().awaitReady(SETTLE);
+    other.thaw();
     Node elected = cluster.awaitLeader(followers, SETTLE);
     for (Node node : followers) {
       assertThat(exchange(node, "alice").status())
