@@ -1,5 +1,6 @@
 package dev.controlplane.metadata.snapshot;
 
+import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.log.ChangeLog;
 import dev.controlplane.metadata.log.LogBounds;
 import dev.controlplane.metadata.model.MetadataUpdate;
@@ -55,13 +56,14 @@ public class SnapshotService {
       try {
         changeLog.forEachNewestFirst(version, image.version(), u -> holder[0] = holder[0].undo(u));
       } catch (IllegalStateException e) {
-        throw outOfRangeIfTrimmed(version, e);
+        throw whyNotServed(version, head.version(), e);
       }
       image = holder[0];
     }
     if (image.version() != version) {
-      throw outOfRangeIfTrimmed(
+      throw whyNotServed(
           version,
+          head.version(),
           new IllegalStateException(
               "the change log ended at version "
                   + image.version()
@@ -73,13 +75,29 @@ public class SnapshotService {
   }
 
   /**
-   * OUT_OF_RANGE when the retention trimmed {@code version} while the snapshot was being built;
-   * otherwise {@code failure} itself, a fault of this server (a stored update this build cannot
-   * read, a log that does not match the image), which must not tell the broker its version is too
-   * old: it is not, and another node may serve it.
+   * Why the snapshot at {@code version}, undone from the image at {@code imageVersion}, could not
+   * be built: OUT_OF_RANGE when the retention trimmed {@code version} meanwhile; UNAVAILABLE when
+   * the log now ends below the image, because a database failover lost commits this node had read
+   * (it notices within a second and reloads, LogTailer); otherwise {@code failure} itself, a fault
+   * of this server (a stored update this build cannot read, a log that does not match the image),
+   * which must not tell the broker its version is too old: it is not, and another node may serve
+   * it.
    */
-  private RuntimeException outOfRangeIfTrimmed(long version, RuntimeException failure) {
+  private RuntimeException whyNotServed(long version, long imageVersion, RuntimeException failure) {
     LogBounds now = changeLog.bounds();
-    return now.covers(version) ? failure : now.outOfRange(version);
+    if (!now.covers(version)) {
+      return now.outOfRange(version);
+    }
+    if (now.head() < imageVersion) {
+      return ControlPlaneException.unavailable(
+          "this node holds metadata up to version "
+              + imageVersion
+              + " but the change log now ends at version "
+              + now.head()
+              + " (a database failover lost commits); the node is reloading: retry, or resume on"
+              + " another node",
+          failure);
+    }
+    return failure;
   }
 }

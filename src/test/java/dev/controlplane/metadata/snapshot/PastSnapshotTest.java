@@ -87,6 +87,19 @@ class PastSnapshotTest {
     assertThat(failure).hasMessageContaining("oldest servable version 2");
   }
 
+  @Test
+  void aLogThatLostTheNodesLastVersionInAFailoverIsUnavailableNotAFault() {
+    log.head = 2; // version 3, which the node read, went with the old primary
+    log.newestFirst = (after, consumer) -> consumer.accept(UPDATES.get(1));
+
+    Throwable failure = catchThrowable(() -> snapshots.snapshotAt(1));
+
+    assertThat(failure).isInstanceOf(ControlPlaneException.class);
+    assertThat(((ControlPlaneException) failure).code()).isEqualTo(ErrorCode.UNAVAILABLE);
+    assertThat(failure)
+        .hasMessageContaining("up to version 3 but the change log now ends at version 2");
+  }
+
   private static MetadataImage imageAt(long version) {
     MetadataImage image = MetadataImage.empty();
     for (MetadataUpdate u : UPDATES.subList(0, (int) version)) {
@@ -121,6 +134,7 @@ class PastSnapshotTest {
     }
 
     volatile long retainedFrom = 1;
+    volatile long head = 3;
     Reading newestFirst =
         (after, consumer) -> {
           for (int i = UPDATES.size() - 1; i >= 0 && UPDATES.get(i).version() > after; i--) {
@@ -130,7 +144,7 @@ class PastSnapshotTest {
 
     @Override
     public LogBounds bounds() {
-      return new LogBounds(3, retainedFrom);
+      return new LogBounds(head, retainedFrom);
     }
 
     @Override
