@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.postgresql.util.PSQLException;
-import org.postgresql.util.ServerErrorMessage;
 
 /**
  * Runs one batch on the pipeline thread: validates each operation in order against the state the
@@ -27,9 +25,6 @@ import org.postgresql.util.ServerErrorMessage;
 final class BatchRunner {
 
   private static final Logger LOG = Logger.getLogger(BatchRunner.class.getName());
-
-  /** PostgreSQL's SQLSTATE for a statement canceled on request (query_canceled). */
-  private static final String CANCELED = "57014";
 
   private final PipelineConnection connection;
   private final ResourceCodec codec;
@@ -79,7 +74,7 @@ final class BatchRunner {
       fail(batch, e);
       return;
     } catch (SQLException | RuntimeException e) {
-      fail(batch, unavailable(e));
+      fail(batch, CommitOutcome.unavailable(e));
       return;
     }
     attempt(batch, term, true);
@@ -121,7 +116,7 @@ final class BatchRunner {
       tx = new BatchTransaction(connection.get(), term, committed.version());
     } catch (SQLException e) {
       connection.close();
-      fail(batch, unavailable(e));
+      fail(batch, CommitOutcome.unavailable(e));
       return;
     }
     WriteState working;
@@ -342,51 +337,10 @@ final class BatchRunner {
       return;
     }
     LOG.warning("a write batch failed in the database; retry: " + e.getMessage());
-    boolean lost = connectionLost(e, connection.isBroken());
+    ControlPlaneException error = CommitOutcome.errorFor(e, connection.isBroken());
     connection.close();
     committed = null;
-    fail(batch, lost ? outcomeUnknown(e) : state.equals(CANCELED) ? canceled(e) : unavailable(e));
-  }
-
-  /**
-   * Whether the connection broke rather than the database refusing: the statements and the {@code
-   * COMMIT} travel in one round trip, so the commit may have happened before the answer was lost. A
-   * lost or refused connection says so by its SQLSTATE; a server process that ended itself (FATAL,
-   * or PANIC such as a WAL flush that failed) may send its own SQLSTATE first, which only its
-   * severity, or the driver closing the connection, tells apart from a refusal.
-   */
-  static boolean connectionLost(SQLException e, boolean connectionClosed) {
-    String state = e.getSQLState() == null ? "" : e.getSQLState();
-    if (connectionClosed || state.startsWith("08") || state.startsWith("57P")) {
-      return true;
-    }
-    ServerErrorMessage server =
-        e instanceof PSQLException psql ? psql.getServerErrorMessage() : null;
-    String severity = server == null ? null : server.getSeverity();
-    return "FATAL".equals(severity) || "PANIC".equals(severity);
-  }
-
-  private static ControlPlaneException outcomeUnknown(Exception e) {
-    return ControlPlaneException.unavailable(
-        "the connection to the database was lost during the commit, so the write may or may not"
-            + " be stored; read it before retrying",
-        e);
-  }
-
-  /**
-   * PostgreSQL cancels a statement only before its transaction's commit begins, so nothing of the
-   * batch is stored: the node canceled it as it stopped, an operator did, or a statement timeout
-   * set in the database (this connection sets none) ran out.
-   */
-  private static ControlPlaneException canceled(Exception e) {
-    return ControlPlaneException.unavailable(
-        "the database canceled the write (the node is stopping, an operator canceled it, or a"
-            + " statement timeout ran out); nothing was written; retry",
-        e);
-  }
-
-  static ControlPlaneException unavailable(Exception e) {
-    return ControlPlaneException.unavailable("the database is unavailable; retry", e);
+    fail(batch, error);
   }
 
   /** Fails every operation of a batch that started: each is answered with {@code error}. */

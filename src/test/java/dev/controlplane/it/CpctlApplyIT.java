@@ -414,10 +414,27 @@ class CpctlApplyIT {
           .containsExactly("broker/cli-b unchanged");
       var bad = cpctl.pipe(draining.replace("draining", "down"), "apply", "-f", "-");
       assertThat(bad.out())
-          .contains("broker/cli-b invalid: spec.status must be active or draining");
+          .contains(
+              "broker/cli-b invalid: spec.status down is set by failure detection only; broker"
+                  + " cli-b is draining");
     } finally {
       assertThat(cpctl.pipe(draining.replace("draining", "active"), "apply", "-f", "-").lines())
           .containsExactly("broker/cli-b configured");
     }
+  }
+
+  /**
+   * docs/cli.md: {@code cpctl get brokers -o yaml | cpctl apply -f -} changes nothing, a broker
+   * that failure detection marked down included (apply refused its status before).
+   */
+  @Test
+  void aDownBrokerPrintedByGetIsAppliedBackUnchanged() throws Exception {
+    new LiveBrokers("cli-gone").close(); // registered, then silent until marked down
+    var printed = cpctl.run("get", "broker", "cli-gone", "-o", "yaml");
+    assertThat(printed.exit()).as(printed.toString()).isZero();
+    assertThat(printed.out()).contains("status: down");
+    var applied = cpctl.pipe(printed.out(), "apply", "-f", "-");
+    assertThat(applied.exit()).as(applied.toString()).isZero();
+    assertThat(applied.lines()).containsExactly("broker/cli-gone unchanged");
   }
 }

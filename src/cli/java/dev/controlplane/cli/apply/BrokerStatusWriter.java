@@ -16,7 +16,9 @@ import java.util.List;
  * A Broker document in an apply: brokers register themselves, so apply sets only {@code
  * spec.status} ({@code active} or {@code draining}) through the gRPC {@code SetBrokerStatus}, with
  * the same precondition and dry run as the HTTP writes. Its other fields are the broker's own and
- * are not compared.
+ * are not compared. Only failure detection marks a broker {@code down}: a document saying so is
+ * applied unchanged when the broker is down, as {@code cpctl get brokers -o yaml} printed it, and
+ * refused otherwise.
  */
 public final class BrokerStatusWriter {
 
@@ -43,22 +45,19 @@ public final class BrokerStatusWriter {
     if (!doc.path("apiVersion").asText().equals("controlplane/v1")) {
       throw new Invalid("apiVersion must be controlplane/v1");
     }
+    String wanted = doc.path("spec").path("status").asText();
+    if (wanted.equals("down")) {
+      return alreadyDown(ref, live, precondition);
+    }
     BrokerStatus status =
-        switch (doc.path("spec").path("status").asText()) {
+        switch (wanted) {
           case "active" -> BrokerStatus.BROKER_STATUS_ACTIVE;
           case "draining" -> BrokerStatus.BROKER_STATUS_DRAINING;
           default ->
               throw new Invalid(
                   "spec.status must be active or draining (down is set by failure detection)");
         };
-    if (live == null) {
-      throw new ApiException(
-          new Problem(
-              404,
-              "not_found",
-              "broker " + ref.name() + " is not registered; brokers register themselves",
-              List.of()));
-    }
+    requireRegistered(ref, live);
     SetBrokerStatusRequest request =
         SetBrokerStatusRequest.newBuilder()
             .setBrokerId(ref.name())
@@ -75,6 +74,42 @@ public final class BrokerStatusWriter {
       return asDocument(live, response);
     } catch (GrpcException e) {
       throw new ApiException(problem(e.status()));
+    }
+  }
+
+  /**
+   * A broker failure detection marked down, applied back as it was read: nothing to write, and
+   * nothing an apply could write, since only failure detection sets {@code down}.
+   */
+  private static JsonNode alreadyDown(
+      ResourceRef ref, JsonNode live, WritePrecondition precondition) {
+    requireRegistered(ref, live);
+    String current = live.path("spec").path("status").asText();
+    if (!current.equals("down")) {
+      throw new Invalid(
+          "spec.status down is set by failure detection only; broker "
+              + ref.name()
+              + " is "
+              + current
+              + " (apply active or draining)");
+    }
+    long version = WritePrecondition.versionOf(live);
+    if (precondition.expectedVersion() != version) {
+      throw new ApiException(
+          new Problem(
+              409, "conflict", "broker " + ref.name() + " is at version " + version, List.of()));
+    }
+    return live;
+  }
+
+  private static void requireRegistered(ResourceRef ref, JsonNode live) {
+    if (live == null) {
+      throw new ApiException(
+          new Problem(
+              404,
+              "not_found",
+              "broker " + ref.name() + " is not registered; brokers register themselves",
+              List.of()));
     }
   }
 

@@ -14,6 +14,23 @@ import java.util.logging.Logger;
  * the cut-off of stalled ones, and the end of all while the node cannot read the change log. Kept
  * apart from the hub so that a test can run a check at the moment it chooses, against watchers in
  * the state it set up.
+ *
+ * <h2>Slow watchers</h2>
+ *
+ * Nothing is queued per watcher: a watcher whose transport is not ready simply stops advancing, so
+ * writers and other watchers never wait for it. One that refuses updates for longer than {@code
+ * watch.stall.timeout} while updates wait for it is closed with RESOURCE_EXHAUSTED and resumes from
+ * its last version. A watcher catching up from far behind is not slow as long as it keeps reading,
+ * however long its reads of the log wait for a thread ({@link Watcher#blockedNanos()}).
+ *
+ * <h2>A log it cannot read</h2>
+ *
+ * While this node's reads of the change log fail (an entry a newer build wrote, its own database
+ * connection lost while the leader writes), its head may be behind the log. A progress notice would
+ * tell a watcher it is current, so none is sent. Once the reads have failed for longer than {@link
+ * LogTailer#UNREADABLE_AFTER} new watches are refused, as readiness reports the node unready then,
+ * and once they have failed for longer than {@link WatchHousekeeping#WATCHES_END_AFTER} every watch
+ * is closed with UNAVAILABLE as on a stop, so that brokers resume on a node that reads the log.
  */
 final class WatchHousekeeping {
 

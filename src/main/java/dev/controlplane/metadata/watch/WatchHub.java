@@ -19,12 +19,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,10 +44,9 @@ import javax.sql.DataSource;
  * its updates and the image after them, with no database round trip; it wakes the watchers with
  * {@link #deliver} once the batch's writers have their answers. On every node a {@link LogTailer}
  * also reads updates with versions above {@link #head()} from the table whenever a commit is
- * signalled (NOTIFY from another node) and at least once a second. Both paths accept only the next
- * version, so the window never has a gap and an update arriving both ways counts once. The hub
- * keeps the most recent updates in a window; watchers pull from it, or from the table while they
- * are further behind.
+ * signalled (NOTIFY from another node) and at least once a second. Both paths advance the {@link
+ * HeadImage}, only to the next version. Watchers pull from its window of the most recent updates,
+ * or from the table while they are further behind.
  *
  * <h2>The image</h2>
  *
@@ -63,22 +57,10 @@ import javax.sql.DataSource;
  * ({@link HighestSeenMemory}): above the database's head only when the database lost versions this
  * node read, which a leader must never give to other changes.
  *
- * <h2>Slow watchers</h2>
+ * <h2>Slow watchers, and a log it cannot read</h2>
  *
- * Nothing is queued per watcher: a watcher whose transport is not ready simply stops advancing, so
- * writers and other watchers never wait for it. One that refuses updates for longer than {@code
- * watch.stall.timeout} while updates wait for it is closed with RESOURCE_EXHAUSTED and resumes from
- * its last version. A watcher catching up from far behind is not slow as long as it keeps reading,
- * however long its reads of the log wait for a thread ({@link Watcher#blockedNanos()}).
- *
- * <h2>A log it cannot read</h2>
- *
- * While this node's reads of the change log fail (an entry a newer build wrote, its own database
- * connection lost while the leader writes), its head may be behind the log. A progress notice would
- * tell a watcher it is current, so none is sent. Once the reads have failed for longer than {@link
- * LogTailer#UNREADABLE_AFTER} new watches are refused, as readiness reports the node unready then,
- * and once they have failed for longer than {@link WatchHousekeeping#WATCHES_END_AFTER} every watch
- * is closed with UNAVAILABLE as on a stop, so that brokers resume on a node that reads the log.
+ * A watcher that stalls is cut off, and every watch ends while this node cannot read the change
+ * log: {@link WatchHousekeeping} says when and why.
  */
 @ApplicationScoped
 public class WatchHub implements CommitSignal, CommitListener {
@@ -100,8 +82,6 @@ public class WatchHub implements CommitSignal, CommitListener {
   @Resource(lookup = "jdbc/controlplane-direct")
   DataSource dataSource;
 
-  private final ConcurrentSkipListMap<Long, MetadataUpdate> window = new ConcurrentSkipListMap<>();
-
   /**
    * 16 pages of 500: about as many updates as the default window, shared by every watcher behind it
    * however many there are.
@@ -109,11 +89,9 @@ public class WatchHub implements CommitSignal, CommitListener {
   private final LogPages logPages =
       new LogPages((after, limit) -> changeLog.readAfter(after, limit), 500, 16, this::logPageRead);
 
-  /**
-   * The open watchers, by the thread their deliveries from memory run on (each connection's event
-   * loop): a commit wakes each group with one task instead of one hand-off per watcher.
-   */
-  private final Map<Executor, Set<Watcher>> byThread = new ConcurrentHashMap<>();
+  private final HeadImage head = new HeadImage(() -> config.watchWindow(), logPages::clear);
+
+  private final WatcherGroups watchers = new WatcherGroups();
 
   private volatile boolean running;
   private volatile boolean accepting = true;
@@ -123,12 +101,6 @@ public class WatchHub implements CommitSignal, CommitListener {
    * before {@link #closeWatches()} lists the watches to close, or is refused.
    */
   private final Object registration = new Object();
-
-  private final Object advance = new Object();
-  private volatile MetadataImage image = MetadataImage.empty();
-
-  /** The highest version of any image this hub held; written under {@link #advance}. */
-  private volatile long highestSeen;
 
   /** The last version this node's pipeline is committing or committed (0: none yet). */
   private volatile long localCommitting;
@@ -147,10 +119,9 @@ public class WatchHub implements CommitSignal, CommitListener {
         new HighestSeenMemory(
             config.raftDataDir().resolve(HIGHEST_SEEN_FILE), changeLog.databaseId());
     long recalled = memory.recalled();
-    hold(loadImage());
-    if (recalled > highestSeen) {
-      highestSeen = recalled;
-      memory.warnAhead(image.version());
+    head.replace(loadImage());
+    if (head.recall(recalled)) {
+      memory.warnAhead(head.version());
     }
     open(
         Executors.newFixedThreadPool(2, threadFactory),
@@ -215,9 +186,7 @@ public class WatchHub implements CommitSignal, CommitListener {
       // Again: a stop may have closed the watches while the bounds were read, and this one would
       // stay open past its close pass.
       refuseUnlessAccepting();
-      byThread
-          .computeIfAbsent(watcher.deliveryThread(), t -> ConcurrentHashMap.newKeySet())
-          .add(watcher);
+      watchers.add(watcher);
     }
     watcher.wake();
     return watcher;
@@ -236,20 +205,18 @@ public class WatchHub implements CommitSignal, CommitListener {
   }
 
   void closeAll(String why) {
-    for (Watcher w : watchers().toList()) {
-      w.close(ControlPlaneException.unavailable(why, null));
-    }
+    watchers.close(w -> true, w -> ControlPlaneException.unavailable(why, null));
   }
 
   /** The newest version this node has read, contiguous from the start. */
   public long head() {
-    return image.version();
+    return head.version();
   }
 
   /** The metadata at {@link #head()}. */
   @Override
   public MetadataImage image() {
-    return image;
+    return head.image();
   }
 
   /** Waits up to {@code millis} for the head to reach {@code version}; the head then. */
@@ -264,18 +231,10 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   @Override
   public void committed(List<MetadataUpdate> updates, MetadataImage after) {
-    synchronized (advance) {
-      if (updates.get(0).version() != head() + 1) {
-        // Already read from the log by the tailer (which woke the watchers), or a gap the tailer
-        // must fill from the log.
-        if (updates.get(updates.size() - 1).version() > head()) {
-          committed();
-        }
-        return;
-      }
-      updates.forEach(u -> window.put(u.version(), u));
-      hold(after);
-      trimWindow();
+    // Not taken: already read from the log by the tailer (which woke the watchers), or a gap the
+    // tailer must fill from the log.
+    if (!head.takeCommitted(updates, after) && updates.get(updates.size() - 1).version() > head()) {
+      committed();
     }
   }
 
@@ -292,11 +251,11 @@ public class WatchHub implements CommitSignal, CommitListener {
   }
 
   public int watcherCount() {
-    return byThread.values().stream().mapToInt(Set::size).sum();
+    return watchers.count();
   }
 
   Stream<Watcher> watchers() {
-    return byThread.values().stream().flatMap(Set::stream);
+    return watchers.all();
   }
 
   @Override
@@ -327,7 +286,7 @@ public class WatchHub implements CommitSignal, CommitListener {
   }
 
   public MetadataUpdate fromWindow(long version) {
-    return window.get(version);
+    return head.fromWindow(version);
   }
 
   /** Updates from the log including {@code version}, or what the log holds from there on. */
@@ -340,28 +299,11 @@ public class WatchHub implements CommitSignal, CommitListener {
   }
 
   void remove(Watcher watcher) {
-    Set<Watcher> group = byThread.get(watcher.deliveryThread());
-    if (group != null) {
-      group.remove(watcher);
-    }
+    watchers.remove(watcher);
   }
 
   void wakeAll() {
-    byThread.forEach(
-        (thread, group) -> {
-          if (group.isEmpty()) {
-            return;
-          }
-          if (thread == drainers) {
-            group.forEach(Watcher::wake); // spread over the drainers
-            return;
-          }
-          try {
-            thread.execute(() -> group.forEach(Watcher::drainHere));
-          } catch (RuntimeException rejected) {
-            group.forEach(Watcher::wake); // a closed loop: each watcher finds out and closes
-          }
-        });
+    watchers.wakeAll(drainers);
   }
 
   void logFailure(RuntimeException e) {
@@ -394,36 +336,16 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   /** Takes updates read from the log, starting with the one after the head; later ones follow. */
   void append(List<MetadataUpdate> batch) {
-    synchronized (advance) {
-      MetadataImage next = image;
-      for (MetadataUpdate update : batch) {
-        if (update.version() != next.version() + 1) {
-          continue;
-        }
-        window.put(update.version(), update);
-        next = next.replay(update);
-      }
-      hold(next);
-      trimWindow();
-    }
-  }
-
-  private void trimWindow() {
-    while (window.size() > config.watchWindow()) {
-      window.pollFirstEntry();
-    }
+    head.append(batch);
   }
 
   /**
    * Ends every watch past {@code version} with OUT_OF_RANGE, saying {@code why} for its position.
    */
   void endWatchesAfter(long version, LongFunction<String> why) {
-    watchers()
-        .filter(w -> w.position() > version)
-        .forEach(
-            w ->
-                w.close(
-                    new ControlPlaneException(ErrorCode.OUT_OF_RANGE, why.apply(w.position()))));
+    watchers.close(
+        w -> w.position() > version,
+        w -> new ControlPlaneException(ErrorCode.OUT_OF_RANGE, why.apply(w.position())));
   }
 
   /**
@@ -433,13 +355,10 @@ public class WatchHub implements CommitSignal, CommitListener {
    * read.
    */
   Optional<MetadataImage> reload() {
-    MetadataImage held = image;
+    MetadataImage held = head.image();
     MetadataImage reloaded = loadImage();
-    synchronized (advance) {
-      if (image != held) {
-        return Optional.empty();
-      }
-      replaceHeld(reloaded);
+    if (!head.replaceIfStill(held, reloaded)) {
+      return Optional.empty();
     }
     metrics.imageReloaded();
     return Optional.of(reloaded);
@@ -447,33 +366,17 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   /** {@code with} in place of the image held, without the window and pages of the one before. */
   private void replace(MetadataImage with) {
-    synchronized (advance) {
-      replaceHeld(with);
-    }
+    head.replace(with);
     metrics.imageReloaded();
-  }
-
-  private void replaceHeld(MetadataImage with) {
-    window.clear();
-    logPages.clear();
-    hold(with);
-  }
-
-  /** Holds {@code next} as the image; the highest version seen only ever grows. */
-  private void hold(MetadataImage next) {
-    image = next;
-    if (next.version() > highestSeen) {
-      highestSeen = next.version();
-    }
   }
 
   @Override
   public long highestSeen() {
-    return highestSeen;
+    return head.highestSeen();
   }
 
   private void rememberHighestSeen() {
-    memory.remember(highestSeen);
+    memory.remember(head.highestSeen());
   }
 
   private MetadataImage loadImage() {
