@@ -81,24 +81,45 @@ public class ShardLeadership {
    */
   static void replaceDownLeaders(WriteContext write) {
     MetadataImage image = write.image();
-    for (ShardPlacement placement : image.placements()) {
+    List<ShardPlacement> leaderless =
+        image.placements().stream()
+            .filter(p -> p.placements().stream().anyMatch(a -> !isLive(image::broker, a.leader())))
+            .toList();
+    if (leaderless.isEmpty()) {
+      return;
+    }
+    InSync inSync = write.query(c -> ReplicaReports.read(c, leaderless));
+    for (ShardPlacement placement : leaderless) {
       ShardPlacement updated =
-          withLiveLeaders(placement, image::broker, b -> write.state().load(b).leaders());
+          withLiveLeaders(placement, image::broker, b -> write.state().load(b).leaders(), inSync);
       if (updated != placement) {
         write.put(updated, placement);
       }
     }
   }
 
+  /** What a replica last reported of its copy of one shard: caught up, behind, or nothing. */
+  @FunctionalInterface
+  interface InSync {
+    InSync UNKNOWN = (broker, placement, shardId) -> Optional.empty();
+
+    Optional<Boolean> reported(String broker, ShardPlacement placement, int shardId);
+  }
+
   /**
    * {@code placement} with a live leader for each shard led by a broker that is not alive, where a
-   * replica is: active before draining, then the one leading fewest shards (so one broker's loss
-   * spreads its leaderships), then by name. The same object when nothing changes.
+   * replica is: one whose last heartbeat said its copy was in sync before one that said nothing,
+   * and that before one that said it lagged (a lagging leader would lose the messages it lacks, as
+   * Kafka's in-sync replicas avoid); then active before draining; then the one leading fewest
+   * shards (so one broker's loss spreads its leaderships); then by name. Availability still wins: a
+   * shard whose only live replica lagged is led by it rather than by nobody. The same object when
+   * nothing changes.
    */
   static ShardPlacement withLiveLeaders(
       ShardPlacement placement,
       Function<String, Optional<Broker>> brokers,
-      ToIntFunction<String> leaderships) {
+      ToIntFunction<String> leaderships,
+      InSync inSync) {
     Map<String, Integer> gained = new HashMap<>();
     ShardPlacement updated = placement;
     for (ShardAssignment a : placement.placements()) {
@@ -109,7 +130,13 @@ public class ShardLeadership {
           a.replicas().stream()
               .filter(r -> isLive(brokers, r))
               .min(
-                  Comparator.<String>comparingInt(r -> isActive(brokers, r) ? 0 : 1)
+                  Comparator.<String>comparingInt(
+                          r ->
+                              inSync
+                                  .reported(r, placement, a.shardId())
+                                  .map(s -> s ? 0 : 2)
+                                  .orElse(1))
+                      .thenComparingInt(r -> isActive(brokers, r) ? 0 : 1)
                       .thenComparingInt(r -> leaderships.applyAsInt(r) + gained.getOrDefault(r, 0))
                       .thenComparing(r -> r));
       if (next.isPresent()) {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 class ShardLeadershipTest {
 
   private final Map<String, Broker> brokers = new HashMap<>();
+  private ShardLeadership.InSync inSync = ShardLeadership.InSync.UNKNOWN;
 
   private void set(String name, Broker.Status status) {
     brokers.put(name, new Broker(name, "h:1", "r", "z", Broker.Capacity.UNLIMITED, status, 1));
@@ -22,7 +23,7 @@ class ShardLeadershipTest {
 
   private ShardPlacement withLiveLeaders(ShardPlacement placement) {
     return ShardLeadership.withLiveLeaders(
-        placement, b -> Optional.ofNullable(brokers.get(b)), b -> 0);
+        placement, b -> Optional.ofNullable(brokers.get(b)), b -> 0, inSync);
   }
 
   private static ShardPlacement placement(ShardAssignment... shards) {
@@ -92,5 +93,37 @@ class ShardLeadershipTest {
     assertThat(leaders(withLiveLeaders(p))).containsExactly("b2", "b3");
     ShardPlacement live = placement(new ShardAssignment(0, "b3", List.of("b3", "b2")));
     assertThat(withLiveLeaders(live)).isSameAs(live);
+  }
+
+  private void reported(Map<String, Boolean> inSyncByBroker) {
+    inSync = (broker, placement, shardId) -> Optional.ofNullable(inSyncByBroker.get(broker));
+  }
+
+  /**
+   * b1 led and is down. b4's last heartbeat said its copy was in sync, b2's that it lagged, b3 said
+   * nothing of the shard: b4 leads though it is draining, since a lagging leader would lose the
+   * messages it lacks; without b4's report, b3 before b2.
+   */
+  @Test
+  void aReplicaThatReportedItsCopyInSyncLeadsBeforeOneThatSaidNothingOrLagged() {
+    set("b1", Broker.Status.DOWN);
+    set("b2", Broker.Status.ACTIVE);
+    set("b3", Broker.Status.ACTIVE);
+    set("b4", Broker.Status.DRAINING);
+    var shard = new ShardAssignment(0, "b1", List.of("b1", "b2", "b3", "b4"));
+    reported(Map.of("b2", false, "b4", true));
+    assertThat(leaders(withLiveLeaders(placement(shard)))).containsExactly("b4");
+    reported(Map.of("b2", false));
+    assertThat(leaders(withLiveLeaders(placement(shard)))).containsExactly("b3");
+  }
+
+  @Test
+  void aReplicaThatLaggedStillLeadsWhenNoOtherIsAlive() {
+    set("b1", Broker.Status.DOWN);
+    set("b2", Broker.Status.ACTIVE);
+    set("b3", Broker.Status.DOWN);
+    reported(Map.of("b2", false, "b3", true));
+    var shard = new ShardAssignment(0, "b1", List.of("b1", "b2", "b3"));
+    assertThat(leaders(withLiveLeaders(placement(shard)))).containsExactly("b2");
   }
 }

@@ -342,6 +342,10 @@ class BrokerLifecycleIT {
   /** Heartbeats every 300 ms for the brokers in {@link #alive}, which a test changes. */
   private static final class Heartbeats implements AutoCloseable {
     final Set<String> alive = ConcurrentHashMap.newKeySet();
+
+    /** What a broker reports instead of {@link #heartbeat}, by broker. */
+    final Map<String, ReportHealthRequest> reports = new ConcurrentHashMap<>();
+
     private final ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
 
     Heartbeats(Grpc grpc) {
@@ -350,7 +354,7 @@ class BrokerLifecycleIT {
               alive.forEach(
                   b -> {
                     try {
-                      grpc.brokers().reportHealth(heartbeat(b));
+                      grpc.brokers().reportHealth(reports.getOrDefault(b, heartbeat(b)));
                     } catch (RuntimeException e) {
                       // the next beat goes on
                     }
@@ -443,6 +447,75 @@ class BrokerLifecycleIT {
       assertThat(leaderOf(placement)).as("the draining replica, alive").isEqualTo(leader);
       setStatus(operator, leader, BrokerStatus.BROKER_STATUS_ACTIVE);
     }
+  }
+
+  /**
+   * The leader of a shard on three brokers dies. Of its two followers, the one whose heartbeats
+   * said its copy lagged would lead by name (they lead nothing else); the one that said its copy
+   * was in sync leads instead, so the shard loses no message the old leader had.
+   */
+  @Test
+  void aShardWhoseLeaderDiesIsLedByTheFollowerThatReportedItsCopyInSync() throws Exception {
+    Http http = Http.shared();
+    assertThat(http.put("/v1/tenants/insync", Http.tenant("insync", "")).status())
+        .isBetween(200, 201);
+    assertThat(
+            http.put("/v1/tenants/insync/namespaces/ns", Http.namespace("insync", "ns", ""))
+                .status())
+        .isBetween(200, 201);
+    List<String> names = List.of("sync-1", "sync-2", "sync-3");
+    try (Grpc grpc = Grpc.shared();
+        Heartbeats beats = new Heartbeats(grpc)) {
+      names.forEach(n -> grpc.brokers().registerBroker(registration(n)));
+      beats.alive.addAll(names);
+      // Only these three alive, so the stream's three replicas land on them.
+      while (TestDatabase.queryLong(
+              "SELECT count(*) FROM brokers WHERE status <> 'down'"
+                  + " AND name NOT IN ('sync-1', 'sync-2', 'sync-3')")
+          > 0) {
+        Thread.sleep(200);
+      }
+      String stream = "/v1/tenants/insync/namespaces/ns/streams/trio";
+      assertThat(http.put(stream, Http.stream("insync", "ns", "trio", 1, 3)).status())
+          .isEqualTo(201);
+      String placement = stream + "/placement";
+      String leader = leaderOf(placement);
+      List<String> followers = names.stream().filter(n -> !n.equals(leader)).sorted().toList();
+      String lagging = followers.get(0);
+      String caughtUp = followers.get(1);
+      beats.reports.put(lagging, followerReport(lagging, "trio", false));
+      beats.reports.put(caughtUp, followerReport(caughtUp, "trio", true));
+      while (TestDatabase.queryLong(
+              "SELECT count(*) FROM broker_health WHERE broker IN ('"
+                  + lagging
+                  + "', '"
+                  + caughtUp
+                  + "') AND shard_status::text LIKE '%trio%'")
+          < 2) {
+        Thread.sleep(100);
+      }
+
+      beats.alive.remove(leader);
+      awaitStatus(leader, "down");
+      assertThat(leaderOf(placement))
+          .as("the follower whose copy was in sync, not %s, first by name", lagging)
+          .isEqualTo(caughtUp);
+    }
+  }
+
+  private static ReportHealthRequest followerReport(String broker, String stream, boolean inSync) {
+    return ReportHealthRequest.newBuilder()
+        .setBrokerId(broker)
+        .setStatus(HealthStatus.newBuilder().setHealthy(true))
+        .addShardStatus(
+            ShardStatus.newBuilder()
+                .setTenantId("insync")
+                .setNamespace("ns")
+                .setStream(stream)
+                .setShardId(0)
+                .setRole(ShardRole.SHARD_ROLE_FOLLOWER)
+                .setInSync(inSync))
+        .build();
   }
 
   @Test
