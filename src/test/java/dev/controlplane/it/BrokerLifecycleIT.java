@@ -401,13 +401,7 @@ class BrokerLifecycleIT {
    */
   @Test
   void aShardWhoseLeaderIsDownIsLedByAReplicaThatIsAliveOrComesBack() throws Exception {
-    Http http = Http.shared();
-    assertThat(http.put("/v1/tenants/leaders", Http.tenant("leaders", "")).status())
-        .isBetween(200, 201);
-    assertThat(
-            http.put("/v1/tenants/leaders/namespaces/ns", Http.namespace("leaders", "ns", ""))
-                .status())
-        .isBetween(200, 201);
+    Http http = tenantWithNamespaceNs("leaders");
     try (Grpc grpc = Grpc.shared();
         Grpc operator = new Grpc(SharedServer.grpcPort(), SharedServer.OPERATOR_TOKEN);
         Heartbeats beats = new Heartbeats(grpc)) {
@@ -456,13 +450,7 @@ class BrokerLifecycleIT {
    */
   @Test
   void aShardWhoseLeaderDiesIsLedByTheFollowerThatReportedItsCopyInSync() throws Exception {
-    Http http = Http.shared();
-    assertThat(http.put("/v1/tenants/insync", Http.tenant("insync", "")).status())
-        .isBetween(200, 201);
-    assertThat(
-            http.put("/v1/tenants/insync/namespaces/ns", Http.namespace("insync", "ns", ""))
-                .status())
-        .isBetween(200, 201);
+    Http http = tenantWithNamespaceNs("insync");
     List<String> names = List.of("sync-1", "sync-2", "sync-3");
     try (Grpc grpc = Grpc.shared();
         Heartbeats beats = new Heartbeats(grpc)) {
@@ -503,6 +491,18 @@ class BrokerLifecycleIT {
     }
   }
 
+  /** Tenant {@code tenant} with namespace ns, made if need be; the shared server's client. */
+  private static Http tenantWithNamespaceNs(String tenant) {
+    Http http = Http.shared();
+    assertThat(http.put("/v1/tenants/" + tenant, Http.tenant(tenant, "")).status())
+        .isBetween(200, 201);
+    assertThat(
+            http.put("/v1/tenants/" + tenant + "/namespaces/ns", Http.namespace(tenant, "ns", ""))
+                .status())
+        .isBetween(200, 201);
+    return http;
+  }
+
   private static ReportHealthRequest followerReport(String broker, String stream, boolean inSync) {
     return ReportHealthRequest.newBuilder()
         .setBrokerId(broker)
@@ -520,14 +520,8 @@ class BrokerLifecycleIT {
 
   @Test
   void theOperatorRemovesABrokerOnlyWhenItIsDownAndHoldsNoReplica() throws Exception {
-    Http http = Http.shared();
     String tenant = "brokers-gone";
-    assertThat(http.put("/v1/tenants/" + tenant, Http.tenant(tenant, "")).status())
-        .isBetween(200, 201);
-    assertThat(
-            http.put("/v1/tenants/" + tenant + "/namespaces/ns", Http.namespace(tenant, "ns", ""))
-                .status())
-        .isBetween(200, 201);
+    Http http = tenantWithNamespaceNs(tenant);
     try (Grpc grpc = Grpc.shared()) {
       long from = TestDatabase.headVersion();
       try (WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
