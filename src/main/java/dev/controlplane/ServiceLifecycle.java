@@ -9,8 +9,10 @@ import dev.controlplane.broker.FailureDetector;
 import dev.controlplane.cluster.LeaderDuties;
 import dev.controlplane.cluster.NodeLeadership;
 import dev.controlplane.config.AuthConfig;
+import dev.controlplane.config.ClusterConfig;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.config.FileConfigSource;
+import dev.controlplane.config.GrpcListenerConfig;
 import dev.controlplane.config.SettingProblems;
 import dev.controlplane.config.SharedCredentials;
 import dev.controlplane.config.TlsConfig;
@@ -55,6 +57,8 @@ public class ServiceLifecycle {
   private static final Logger LOG = Logger.getLogger(ServiceLifecycle.class.getName());
 
   @Inject ControlPlaneConfig config;
+  @Inject ClusterConfig clusterConfig;
+  @Inject GrpcListenerConfig grpcConfig;
   @Inject NodeLeadership leadership;
   @Inject WatchHub hub;
   @Inject SnapshotService snapshots;
@@ -100,6 +104,8 @@ public class ServiceLifecycle {
       SettingProblems problems = new SettingProblems();
       FileConfigSource.reportEntries(problems);
       config.validate(problems);
+      grpcConfig.validate(problems);
+      clusterConfig.validate(problems);
       authConfig.validate(problems);
       problems.check(
           () -> authConfig.requireBootstrapPortApart(config.httpPort(), config.grpcPort()));
@@ -145,7 +151,9 @@ public class ServiceLifecycle {
           authConfig.keyRotationCheckInterval(),
           "signing key re-encryption",
           kekRotation::reencryptStale);
-      grpc = new GrpcServer(config, threads, snapshots, hub, brokers, admin, tls, credentials);
+      grpc =
+          new GrpcServer(
+              config, grpcConfig, threads, snapshots, hub, brokers, admin, tls, credentials);
       snapshotMetrics.register(grpc.snapshotSlots());
       grpcLoadMetrics.register(grpc.rpcPool(), grpc.connections());
       grpc.start();

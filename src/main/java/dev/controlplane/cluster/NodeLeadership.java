@@ -1,5 +1,6 @@
 package dev.controlplane.cluster;
 
+import dev.controlplane.config.ClusterConfig;
 import dev.controlplane.config.ControlPlaneConfig;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,6 +21,7 @@ public class NodeLeadership implements Leadership {
   private static final Logger LOG = Logger.getLogger(NodeLeadership.class.getName());
 
   @Inject ControlPlaneConfig config;
+  @Inject ClusterConfig cluster;
   @Inject ClusterMetrics metrics;
 
   @Resource(lookup = "jdbc/controlplane-direct")
@@ -41,7 +43,7 @@ public class NodeLeadership implements Leadership {
       throws Exception {
     TermStore terms = new TermStore(directDataSource);
     metrics.register(this);
-    ClusterMembers members = config.clusterMembers();
+    ClusterMembers members = cluster.members();
     if (members.isEmpty()) {
       SingleNodeLeadership single =
           new SingleNodeLeadership(
@@ -58,8 +60,8 @@ public class NodeLeadership implements Leadership {
             config.advertisedHttp(),
             config.advertisedGrpc(),
             members,
-            config.raftDataDir(),
-            config.raftFailureTimeout(),
+            cluster.raftDataDir(),
+            cluster.raftFailureTimeout(),
             clusterTls);
     raft = new RaftLeadership(settings, terms, metrics, terms.databaseIdentity(), stop);
     delegate = raft;

@@ -39,18 +39,6 @@ public class ControlPlaneConfig {
   Optional<String> advertisedGrpc;
 
   @Inject
-  @ConfigProperty(name = "service.controlplane.cluster.members")
-  Optional<String> clusterMembers;
-
-  @Inject
-  @ConfigProperty(name = "service.controlplane.raft.data.dir")
-  Optional<String> raftDataDir;
-
-  @Inject
-  @ConfigProperty(name = "service.controlplane.raft.failure.timeout", defaultValue = "3s")
-  String raftFailureTimeout;
-
-  @Inject
   @ConfigProperty(
       name = "service.controlplane.db.url",
       defaultValue = "jdbc:postgresql://127.0.0.1:5432/controlplane")
@@ -141,36 +129,6 @@ public class ControlPlaneConfig {
   @ConfigProperty(name = "service.controlplane.write.queue.limit", defaultValue = "10000")
   String writeQueueLimit;
 
-  @Inject
-  @ConfigProperty(
-      name = "service.controlplane.grpc.max.calls.per.connection",
-      defaultValue = "1000")
-  String grpcMaxCallsPerConnection;
-
-  @Inject
-  @ConfigProperty(name = "service.controlplane.grpc.queue.limit", defaultValue = "10000")
-  String grpcQueueLimit;
-
-  @Inject
-  @ConfigProperty(name = "service.controlplane.grpc.max.connections", defaultValue = "10000")
-  String grpcMaxConnections;
-
-  @Inject
-  @ConfigProperty(
-      name = "service.controlplane.grpc.max.connections.per.client",
-      defaultValue = "1000")
-  String grpcMaxConnectionsPerClient;
-
-  private static final Duration MIN_KEEPALIVE_TIME = Duration.ofSeconds(10);
-
-  @Inject
-  @ConfigProperty(name = "service.controlplane.grpc.keepalive.time", defaultValue = "30s")
-  String grpcKeepaliveTime;
-
-  @Inject
-  @ConfigProperty(name = "service.controlplane.grpc.keepalive.timeout", defaultValue = "10s")
-  String grpcKeepaliveTimeout;
-
   public String nodeId() {
     return nodeId;
   }
@@ -254,36 +212,6 @@ public class ControlPlaneConfig {
       return "127.0.0.1";
     }
     return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-  }
-
-  /** The Raft members ({@code cp1=127.0.0.1:7800,...}); empty means a single-node cluster. */
-  public dev.controlplane.cluster.ClusterMembers clusterMembers() {
-    String text = clusterMembers.orElse("");
-    try {
-      return dev.controlplane.cluster.ClusterMembers.parse(text);
-    } catch (dev.controlplane.cluster.ClusterMembers.Invalid e) {
-      // A setting's problem like any other: listed with the rest, in one line, no stack trace.
-      throw Settings.invalid("service.controlplane.cluster.members", text, e.why());
-    }
-  }
-
-  /**
-   * Where Raft keeps its term, vote and log: the setting, else
-   * java.io.tmpdir/controlplane-raft/NODE.
-   */
-  public java.nio.file.Path raftDataDir() {
-    return raftDataDir
-        .filter(s -> !s.isBlank())
-        .map(java.nio.file.Path::of)
-        .orElseGet(
-            () ->
-                java.nio.file.Path.of(
-                    System.getProperty("java.io.tmpdir"), "controlplane-raft", nodeId));
-  }
-
-  /** How long a silent cluster member takes to be suspected (JGroups FD_ALL3 timeout). */
-  public Duration raftFailureTimeout() {
-    return duration("service.controlplane.raft.failure.timeout", raftFailureTimeout);
   }
 
   public String dbUrl() {
@@ -390,61 +318,6 @@ public class ControlPlaneConfig {
         Settings.integer("service.controlplane.write.queue.limit", writeQueueLimit, 1, 1_000_000);
   }
 
-  /**
-   * How many calls one gRPC connection may have open at once (HTTP/2's MAX_CONCURRENT_STREAMS):
-   * each open watch holds buffers on the node, and one connection must not open them without end.
-   */
-  public int grpcMaxCallsPerConnection() {
-    return (int)
-        Settings.integer(
-            "service.controlplane.grpc.max.calls.per.connection",
-            grpcMaxCallsPerConnection,
-            1,
-            1_000_000);
-  }
-
-  /** How many tasks of gRPC calls may wait for the node's RPC threads before calls are refused. */
-  public int grpcQueueLimit() {
-    return (int)
-        Settings.integer("service.controlplane.grpc.queue.limit", grpcQueueLimit, 1, 1_000_000);
-  }
-
-  /** How many gRPC connections may be open on the node at once. */
-  public int grpcMaxConnections() {
-    return (int)
-        Settings.integer(
-            "service.controlplane.grpc.max.connections", grpcMaxConnections, 1, 1_000_000);
-  }
-
-  /** How many gRPC connections one client address may have open on the node at once. */
-  public int grpcMaxConnectionsPerClient() {
-    return (int)
-        Settings.integer(
-            "service.controlplane.grpc.max.connections.per.client",
-            grpcMaxConnectionsPerClient,
-            1,
-            1_000_000);
-  }
-
-  /** How long a gRPC connection may stay silent before the node pings its client. */
-  public Duration grpcKeepaliveTime() {
-    Duration d = duration("service.controlplane.grpc.keepalive.time", grpcKeepaliveTime);
-    if (d.compareTo(MIN_KEEPALIVE_TIME) < 0) {
-      // grpc-java would raise it to 10 s without a word.
-      throw Settings.invalid(
-          "service.controlplane.grpc.keepalive.time",
-          grpcKeepaliveTime,
-          "is less than 10s, the least gRPC allows");
-    }
-    return d;
-  }
-
-  /** How long the node waits for a ping's answer before it closes the connection. */
-  public Duration grpcKeepaliveTimeout() {
-    return Settings.positiveDuration(
-        "service.controlplane.grpc.keepalive.timeout", grpcKeepaliveTimeout);
-  }
-
   /** Whether each resource's wire form is kept for snapshots (memory for speed). */
   public boolean snapshotKeepEncoded() {
     return Settings.bool("service.controlplane.snapshot.keep.encoded", snapshotKeepEncoded);
@@ -494,66 +367,6 @@ public class ControlPlaneConfig {
     problems.check(this::snapshotMaxConcurrent);
     problems.check(this::snapshotKeepEncoded);
     problems.check(this::writeQueueLimit);
-    problems.check(this::grpcKeepaliveTime);
-    problems.check(this::grpcKeepaliveTimeout);
-    problems.check(this::grpcMaxCallsPerConnection);
-    problems.check(this::grpcQueueLimit);
-    problems.check(this::grpcMaxConnections);
-    problems.check(this::grpcMaxConnectionsPerClient);
-    problems.check(
-        () -> {
-          if (raftFailureTimeout().toMillis() < 500) {
-            throw Settings.invalid(
-                "service.controlplane.raft.failure.timeout", raftFailureTimeout, "is below 500ms");
-          }
-        });
-    problems.check(this::requireUsableMemberList);
-    problems.check(this::checkRaftDataDir);
-  }
-
-  /** The member list is a cluster (none, or several nodes) and names this node. */
-  void requireUsableMemberList() {
-    var members = clusterMembers();
-    if (members.ids().size() == 1) {
-      // A Raft group of one is a majority of itself: a node whose list was cut to its own
-      // entry led alone, took the fencing term from the real cluster once its leader
-      // stopped, and kept the others from electing one while it ran.
-      throw Settings.invalid(
-          "service.controlplane.cluster.members",
-          clusterMembers.orElse(""),
-          "names a single node: leave it empty for a single node, or list every member"
-              + " of the cluster (3 or 5) on every node");
-    }
-    if (!members.isEmpty() && !members.contains(nodeId)) {
-      throw Settings.invalid(
-          "service.controlplane.node.id",
-          nodeId,
-          "is not one of SERVICE_CONTROLPLANE_CLUSTER_MEMBERS " + members.ids());
-    }
-  }
-
-  /** Raft keeps its term and vote there: a node that cannot must not join the cluster. */
-  private void checkRaftDataDir() {
-    if (clusterMembers().isEmpty()) {
-      return;
-    }
-    java.nio.file.Path dir = raftDataDir();
-    String property = "service.controlplane.raft.data.dir";
-    try {
-      java.nio.file.Files.createDirectories(dir);
-    } catch (java.io.IOException | SecurityException e) {
-      throw Settings.invalid(
-          property, dir.toString(), "cannot be made a directory (" + describe(e) + ")");
-    }
-    if (!java.nio.file.Files.isWritable(dir)) {
-      throw Settings.invalid(property, dir.toString(), "is not writable by this process");
-    }
-  }
-
-  private static String describe(Exception e) {
-    return e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null
-        ? fs.getFile() + ": " + fs.getReason()
-        : String.valueOf(e);
   }
 
   /**

@@ -125,7 +125,12 @@ final class FileSettings {
     Set<String> keys = new TreeSet<>();
     for (Class<?> settings :
         new Class<?>[] {
-          ControlPlaneConfig.class, AuthConfig.class, TlsConfig.class, SharedCredentials.class
+          ControlPlaneConfig.class,
+          ClusterConfig.class,
+          GrpcListenerConfig.class,
+          AuthConfig.class,
+          TlsConfig.class,
+          SharedCredentials.class
         }) {
       for (Field field : settings.getDeclaredFields()) {
         ConfigProperty p = field.getAnnotation(ConfigProperty.class);

@@ -2,6 +2,7 @@ package dev.controlplane.grpc;
 
 import dev.controlplane.broker.BrokerRegistry;
 import dev.controlplane.config.ControlPlaneConfig;
+import dev.controlplane.config.GrpcListenerConfig;
 import dev.controlplane.config.SharedCredentials;
 import dev.controlplane.error.PortUnavailableException;
 import dev.controlplane.metadata.snapshot.SnapshotService;
@@ -57,6 +58,7 @@ public final class GrpcServer {
 
   public GrpcServer(
       ControlPlaneConfig config,
+      GrpcListenerConfig limits,
       ManagedThreadFactory threads,
       SnapshotService snapshots,
       WatchHub hub,
@@ -68,9 +70,9 @@ public final class GrpcServer {
     // the application starts, and binding the port must happen during start.
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("grpc-boss", true));
     this.workers = new NioEventLoopGroup(2, new DefaultThreadFactory("grpc-worker", true));
-    this.rpcPool = new RpcPool(threads, config.grpcQueueLimit());
+    this.rpcPool = new RpcPool(threads, limits.queueLimit());
     this.connections =
-        new ConnectionLimit(config.grpcMaxConnections(), config.grpcMaxConnectionsPerClient());
+        new ConnectionLimit(limits.maxConnections(), limits.maxConnectionsPerClient());
     this.snapshotSlots =
         new SnapshotSlots(
             config.snapshotMaxConcurrent(), config.watchStallTimeout(), rpcPool.executor());
@@ -92,12 +94,12 @@ public final class GrpcServer {
             .addStreamTracerFactory(new TransportThread(workers))
             // Pings from the node find a broker that vanished without closing its connection:
             // its watch would otherwise hold a stream and its buffers until TCP gives up.
-            .keepAliveTime(config.grpcKeepaliveTime().toNanos(), TimeUnit.NANOSECONDS)
-            .keepAliveTimeout(config.grpcKeepaliveTimeout().toNanos(), TimeUnit.NANOSECONDS)
+            .keepAliveTime(limits.keepaliveTime().toNanos(), TimeUnit.NANOSECONDS)
+            .keepAliveTimeout(limits.keepaliveTimeout().toNanos(), TimeUnit.NANOSECONDS)
             .permitKeepAliveTime(10, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)
             // Clients queue calls beyond it until one ends: a broker needs a handful.
-            .maxConcurrentCallsPerConnection(config.grpcMaxCallsPerConnection())
+            .maxConcurrentCallsPerConnection(limits.maxCallsPerConnection())
             .maxInboundMessageSize(4 * 1024 * 1024)
             .intercept(new AuditOriginInterceptor(guarded))
             .intercept(new FallbackCredentialCounter(credentials))

@@ -1,6 +1,7 @@
 package dev.controlplane.http;
 
 import dev.controlplane.cluster.Leadership;
+import dev.controlplane.config.ClusterConfig;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.metadata.codec.ResourceCodec;
 import dev.controlplane.metadata.log.ChangeLog;
@@ -29,6 +30,7 @@ public class ClusterNodeResource {
   static final String PATH = "v1/cluster/node";
 
   @Inject ControlPlaneConfig config;
+  @Inject ClusterConfig cluster;
   @Inject Leadership leadership;
   @Inject WatchHub hub;
   @Inject ChangeLog changeLog;
@@ -50,7 +52,7 @@ public class ClusterNodeResource {
     tree.put("committed_version", committed);
     tree.put("lag", Math.max(0, committed - served));
     tree.put("watchers", hub.watcherCount());
-    tree.put("members", config.clusterMembers().canonical());
+    tree.put("members", cluster.members().canonical());
     var disagreeing = tree.putArray("members_disagreeing");
     leadership.membersDisagreeing().forEach(disagreeing::add);
     var otherDatabase = tree.putArray("members_on_other_database");

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import java.util.function.Consumer;
-import java.util.function.ToIntFunction;
+import java.util.function.Function;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,33 +15,38 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The settings that bound what clients hold on a node: each refusal names its setting. */
 class ConnectionBoundSettingsTest {
 
-  private static ControlPlaneConfig config(String time, String timeout, String queueLimit) {
+  private static GrpcListenerConfig grpc(String time, String timeout) {
+    GrpcListenerConfig config = new GrpcListenerConfig();
+    config.keepaliveTime = time;
+    config.keepaliveTimeout = timeout;
+    config.maxCallsPerConnection = "1000";
+    config.queueLimit = "10000";
+    config.maxConnections = "10000";
+    config.maxConnectionsPerClient = "1000";
+    return config;
+  }
+
+  private static ControlPlaneConfig node(String writeQueueLimit) {
     ControlPlaneConfig config = new ControlPlaneConfig();
-    config.grpcKeepaliveTime = time;
-    config.grpcKeepaliveTimeout = timeout;
-    config.writeQueueLimit = queueLimit;
-    config.grpcMaxCallsPerConnection = "1000";
-    config.grpcQueueLimit = "10000";
-    config.grpcMaxConnections = "10000";
-    config.grpcMaxConnectionsPerClient = "1000";
+    config.writeQueueLimit = writeQueueLimit;
     return config;
   }
 
   @Test
   void theDefaultsParse() {
-    ControlPlaneConfig config = config("30s", "10s", "10000");
-    assertThat(config.grpcKeepaliveTime()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(config.grpcKeepaliveTimeout()).isEqualTo(Duration.ofSeconds(10));
-    assertThat(config.writeQueueLimit()).isEqualTo(10_000);
-    assertThat(config.grpcMaxCallsPerConnection()).isEqualTo(1000);
-    assertThat(config.grpcQueueLimit()).isEqualTo(10_000);
-    assertThat(config.grpcMaxConnections()).isEqualTo(10_000);
-    assertThat(config.grpcMaxConnectionsPerClient()).isEqualTo(1000);
+    GrpcListenerConfig config = grpc("30s", "10s");
+    assertThat(config.keepaliveTime()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.keepaliveTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(node("10000").writeQueueLimit()).isEqualTo(10_000);
+    assertThat(config.maxCallsPerConnection()).isEqualTo(1000);
+    assertThat(config.queueLimit()).isEqualTo(10_000);
+    assertThat(config.maxConnections()).isEqualTo(10_000);
+    assertThat(config.maxConnectionsPerClient()).isEqualTo(1000);
   }
 
   @Test
   void aKeepaliveTimeBelowGrpcsFloorIsRefusedRatherThanSilentlyRaised() {
-    assertThatThrownBy(() -> config("5s", "10s", "1").grpcKeepaliveTime())
+    assertThatThrownBy(() -> grpc("5s", "10s").keepaliveTime())
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageStartingWith("SERVICE_CONTROLPLANE_GRPC_KEEPALIVE_TIME = '5s'")
         .hasMessageContaining("less than 10s");
@@ -49,7 +54,7 @@ class ConnectionBoundSettingsTest {
 
   @Test
   void aKeepaliveTimeoutOfZeroIsRefused() {
-    assertThatThrownBy(() -> config("30s", "0s", "1").grpcKeepaliveTimeout())
+    assertThatThrownBy(() -> grpc("30s", "0s").keepaliveTimeout())
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageStartingWith("SERVICE_CONTROLPLANE_GRPC_KEEPALIVE_TIMEOUT = '0s'")
         .hasMessageEndingWith("is not positive");
@@ -60,38 +65,42 @@ class ConnectionBoundSettingsTest {
     return Stream.of(
         bound(
             "SERVICE_CONTROLPLANE_GRPC_MAX_CALLS_PER_CONNECTION",
-            c -> c.grpcMaxCallsPerConnection = "0",
-            ControlPlaneConfig::grpcMaxCallsPerConnection),
-        bound(
+            c -> {
+              c.maxCallsPerConnection = "0";
+              return c::maxCallsPerConnection;
+            }),
+        Arguments.of(
             "SERVICE_CONTROLPLANE_WRITE_QUEUE_LIMIT",
-            c -> c.writeQueueLimit = "0",
-            ControlPlaneConfig::writeQueueLimit),
+            (IntSupplier) () -> node("0").writeQueueLimit()),
         bound(
             "SERVICE_CONTROLPLANE_GRPC_QUEUE_LIMIT",
-            c -> c.grpcQueueLimit = "0",
-            ControlPlaneConfig::grpcQueueLimit),
+            c -> {
+              c.queueLimit = "0";
+              return c::queueLimit;
+            }),
         bound(
             "SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS",
-            c -> c.grpcMaxConnections = "0",
-            ControlPlaneConfig::grpcMaxConnections),
+            c -> {
+              c.maxConnections = "0";
+              return c::maxConnections;
+            }),
         bound(
             "SERVICE_CONTROLPLANE_GRPC_MAX_CONNECTIONS_PER_CLIENT",
-            c -> c.grpcMaxConnectionsPerClient = "0",
-            ControlPlaneConfig::grpcMaxConnectionsPerClient));
+            c -> {
+              c.maxConnectionsPerClient = "0";
+              return c::maxConnectionsPerClient;
+            }));
   }
 
-  private static Arguments bound(
-      String variable, Consumer<ControlPlaneConfig> zero, ToIntFunction<ControlPlaneConfig> read) {
-    return Arguments.of(variable, zero, read);
+  /** A gRPC listener bound set to 0 by {@code zero}, which returns how to read it. */
+  private static Arguments bound(String variable, Function<GrpcListenerConfig, IntSupplier> zero) {
+    return Arguments.of(variable, zero.apply(grpc("30s", "10s")));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("bounds")
-  void aBoundWithoutRoomIsRefusedNamingItsVariable(
-      String variable, Consumer<ControlPlaneConfig> zero, ToIntFunction<ControlPlaneConfig> read) {
-    ControlPlaneConfig config = config("30s", "10s", "10000");
-    zero.accept(config);
-    assertThatThrownBy(() -> read.applyAsInt(config))
+  void aBoundWithoutRoomIsRefusedNamingItsVariable(String variable, IntSupplier read) {
+    assertThatThrownBy(read::getAsInt)
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageStartingWith(variable + " = '0'")
         .hasMessageEndingWith("is not between 1 and 1000000");

@@ -97,24 +97,25 @@ class MistypedSettingsTest {
    */
   @Test
   void aMemberListOfOneNodeIsRefused() {
-    ControlPlaneConfig config = new ControlPlaneConfig();
-    config.nodeId = "cp2";
-    config.clusterMembers = Optional.of("cp2=127.0.0.1:7801");
+    ClusterConfig config = new ClusterConfig();
+    config.node = new ControlPlaneConfig();
+    config.node.nodeId = "cp2";
+    config.members = Optional.of("cp2=127.0.0.1:7801");
     assertThatThrownBy(config::requireUsableMemberList)
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS = 'cp2=127.0.0.1:7801'")
         .hasMessageContaining("names a single node");
-    config.clusterMembers = Optional.of("cp1=127.0.0.1:7800,cp2=127.0.0.1:7801,cp3=127.0.0.1:7802");
+    config.members = Optional.of("cp1=127.0.0.1:7800,cp2=127.0.0.1:7801,cp3=127.0.0.1:7802");
     config.requireUsableMemberList();
-    config.clusterMembers = Optional.empty();
+    config.members = Optional.empty();
     config.requireUsableMemberList();
   }
 
   @Test
   void aMemberListThatDoesNotParseIsASettingProblemNotAStackTrace() {
-    ControlPlaneConfig config = new ControlPlaneConfig();
-    config.clusterMembers = Optional.of("cp1=127.0.0.1,cp2=127.0.0.1:7801");
-    assertThatThrownBy(config::clusterMembers)
+    ClusterConfig config = new ClusterConfig();
+    config.members = Optional.of("cp1=127.0.0.1,cp2=127.0.0.1:7801");
+    assertThatThrownBy(config::members)
         .isInstanceOf(InvalidSettingException.class)
         .hasMessageContaining("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS")
         .hasMessageContaining("'127.0.0.1' has no port");

@@ -1,6 +1,7 @@
 package dev.controlplane.metadata.watch;
 
 import dev.controlplane.cache.TenantChanges;
+import dev.controlplane.config.ClusterConfig;
 import dev.controlplane.config.ControlPlaneConfig;
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.error.ErrorCode;
@@ -74,6 +75,7 @@ public class WatchHub implements CommitSignal, CommitListener {
 
   @Inject ChangeLog changeLog;
   @Inject ControlPlaneConfig config;
+  @Inject ClusterConfig cluster;
   @Inject WatchMetrics metrics;
   @Inject TenantChanges tenants;
 
@@ -117,7 +119,7 @@ public class WatchHub implements CommitSignal, CommitListener {
     metrics.register(this);
     memory =
         new HighestSeenMemory(
-            config.raftDataDir().resolve(HIGHEST_SEEN_FILE), changeLog.databaseId());
+            cluster.raftDataDir().resolve(HIGHEST_SEEN_FILE), changeLog.databaseId());
     long recalled = memory.recalled();
     head.replace(loadImage());
     if (head.recall(recalled)) {
