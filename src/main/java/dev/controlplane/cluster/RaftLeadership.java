@@ -35,10 +35,10 @@ import org.jgroups.raft.util.Utils;
  * stops, loses its majority or its Raft role). A crashed leader therefore delays its successor by
  * at most one lease.
  *
- * <p>A claim from an older Raft term is accepted once the holder's lease is {@link #STALE_AFTER}
- * old: that happens when the Raft data directories were wiped (Raft terms restarted below the
- * recorded one), and never while a leader of a later Raft term is alive, so two leaders never take
- * the term from each other back and forth.
+ * <p>A claim from an older Raft term is accepted once the holder's lease is {@link
+ * TermClaims#STALE_AFTER} old: that happens when the Raft data directories were wiped (Raft terms
+ * restarted below the recorded one), and never while a leader of a later Raft term is alive, so two
+ * leaders never take the term from each other back and forth.
  */
 public final class RaftLeadership implements Leadership {
 
@@ -46,7 +46,6 @@ public final class RaftLeadership implements Leadership {
   private static final long TICK_MILLIS = 50;
   private static final long RETRY_MILLIS = 500;
   private static final long REFRESH_MILLIS = 500;
-  static final Duration STALE_AFTER = Duration.ofSeconds(15);
 
   private final String nodeId;
   private final String httpUrl;
@@ -57,22 +56,11 @@ public final class RaftLeadership implements Leadership {
   private final LeaderPropagation propagation;
   private final MajorityContact contact;
   private final long failureTimeoutNanos;
-  private final Duration lease;
   private final long renewMillis;
-  private final Object lock = new Object();
-  private final java.util.concurrent.atomic.AtomicLong givenUp =
-      new java.util.concurrent.atomic.AtomicLong();
-
-  private volatile long term;
-
-  /** When the tick last saw this node lead with a majority in touch (System.nanoTime). */
-  private volatile long confirmedAtNanos;
-
-  /** When the last claim or renewal that succeeded was sent (System.nanoTime). */
-  private volatile long leaseStartNanos;
+  private final HeldTerm held;
+  private final TermClaims claims;
 
   private long lastTickNanos;
-  private volatile long claimedRaftTerm;
   private volatile String leader;
   private volatile LeaderRecord recorded = LeaderRecord.NONE;
   private volatile boolean running;
@@ -83,10 +71,7 @@ public final class RaftLeadership implements Leadership {
   private final AdvertisedAddressCheck advertised;
 
   // Monitor thread only.
-  private long nextClaimAt;
   private long nextRefreshAt;
-  private long refusedRaftTerm = -1;
-  private long waitedRaftTerm = -1;
 
   /**
    * @param database the database this node uses, carried in its cluster address
@@ -122,8 +107,10 @@ public final class RaftLeadership implements Leadership {
     this.propagation = new LeaderPropagation(nodeId, raft, settings.failureTimeout());
     this.contact = raft.channel().getProtocolStack().findProtocol(MajorityContact.class);
     this.failureTimeoutNanos = settings.failureTimeout().toNanos();
-    this.lease = settings.failureTimeout().dividedBy(3);
+    Duration lease = settings.failureTimeout().dividedBy(3);
     this.renewMillis = Math.max(TICK_MILLIS, lease.toMillis() / 4);
+    this.held = new HeldTerm(nodeId, settings.failureTimeout(), lease);
+    this.claims = new TermClaims(settings, terms, held, events, lease, TICK_MILLIS);
     raft.addRoleListener(this::roleChanged);
     raft.channel()
         .setReceiver(
@@ -237,10 +224,16 @@ public final class RaftLeadership implements Leadership {
               + databases.membersOnOtherDatabase()
               + " use another database, and no database has a majority of the members");
     } else {
-      if ((term == 0 || claimedRaftTerm != raftTerm) && now >= nextClaimAt) {
-        claim(raftTerm, now);
+      // Not once stop() began: a claim that was in flight as the node stopped would otherwise
+      // take a lease nobody releases, and the successor would wait for it to run out.
+      if (held.needsClaim(raftTerm)
+          && claims.claimIfDue(
+              raftTerm,
+              now,
+              () -> running && raft.raft().isLeader() && raft.raft().currentTerm() == raftTerm)) {
+        nextRefreshAt = 0;
       }
-      confirmedAtNanos = System.nanoTime();
+      held.confirmed();
     }
     if (now >= nextRefreshAt) {
       refresh(now);
@@ -266,18 +259,6 @@ public final class RaftLeadership implements Leadership {
   }
 
   /**
-   * Whether this node leads now: it holds a term and its last tick, within the failure timeout, saw
-   * it lead with a majority in touch. Until the first tick after a pause has run, a node that was
-   * paused does not call itself leader (readiness, writes).
-   */
-  private boolean leadsNow() {
-    long now = System.nanoTime();
-    return term > 0
-        && now - confirmedAtNanos <= failureTimeoutNanos
-        && now - leaseStartNanos < lease.toNanos();
-  }
-
-  /**
    * CheckQuorum: a leader that has heard from no majority within the failure timeout stops leading
    * before the majority can have elected its successor (MajorityContact).
    */
@@ -287,99 +268,14 @@ public final class RaftLeadership implements Leadership {
         && contact.majorityHeardWithin(view, protocol.majority(), failureTimeoutNanos);
   }
 
-  private void claim(long raftTerm, long now) {
-    try {
-      long sent = System.nanoTime();
-      TermStore.Claim claim =
-          terms.claim(nodeId, raftTerm, httpUrl, grpcAddress, false, lease, STALE_AFTER);
-      if (!claim.won()) {
-        refused(raftTerm, claim, now);
-        return;
-      }
-      boolean current;
-      synchronized (lock) {
-        RAFT protocol = raft.raft();
-        // Not once stop() began: a claim that was in flight as the node stopped would otherwise
-        // take a lease nobody releases, and the successor would wait for it to run out.
-        current = running && protocol.isLeader() && protocol.currentTerm() == raftTerm;
-        if (current) {
-          claimedRaftTerm = raftTerm;
-          leaseStartNanos = sent;
-          term = claim.term();
-        }
-      }
-      if (!current) {
-        // Raft moved on while the claim was under way: let the next leader claim at once.
-        terms.release(claim.term());
-        return;
-      }
-      events.termWon(claim.term());
-      LOG.info(
-          "node " + nodeId + " leads in term " + claim.term() + " (Raft term " + raftTerm + ")");
-      nextRefreshAt = 0;
-    } catch (SQLException e) {
-      nextClaimAt = now + RETRY_MILLIS;
-      LOG.warning(
-          "node "
-              + nodeId
-              + " won Raft term "
-              + raftTerm
-              + " but cannot record it yet: "
-              + e.getMessage());
-    }
-  }
-
-  private void refused(long raftTerm, TermStore.Claim claim, long now) {
-    if (claim.holderRaftTerm() <= raftTerm) {
-      waitForLease(raftTerm, claim, now);
-      return;
-    }
-    if (refusedRaftTerm != raftTerm) {
-      refusedRaftTerm = raftTerm;
-      LOG.warning(
-          "node "
-              + nodeId
-              + " is Raft leader in Raft term "
-              + raftTerm
-              + " but a leader of a later Raft term holds"
-              + " the fencing term; waiting to be deposed, or for that leader's lease to be "
-              + STALE_AFTER
-              + " old");
-    }
-    nextClaimAt = now + RETRY_MILLIS;
-  }
-
-  /**
-   * The previous leader may still count itself leader until its lease runs out; it usually releases
-   * the lease sooner, when it notices it lost its Raft role or its majority, so look again often.
-   */
-  private void waitForLease(long raftTerm, TermStore.Claim claim, long now) {
-    if (waitedRaftTerm != raftTerm) {
-      waitedRaftTerm = raftTerm;
-      LOG.info(
-          "node "
-              + nodeId
-              + " won Raft term "
-              + raftTerm
-              + "; waiting at most "
-              + claim.leaseLeft().toMillis()
-              + " ms for the lease of "
-              + claim.holder()
-              + " (Raft term "
-              + claim.holderRaftTerm()
-              + ") to be released or to run out");
-    }
-    nextClaimAt = now + Math.min(claim.leaseLeft().toMillis() + 1, 2 * TICK_MILLIS);
-  }
-
   /** Rereads the recorded leader: followers name it, and a leader learns it was superseded. */
   private void refresh(long now) {
     try {
-      long mine = term;
+      long mine = held.held();
       long sent = System.nanoTime();
       boolean renewed = mine != 0 && terms.renew(mine);
       if (renewed) {
-        leaseStartNanos = sent;
+        held.renewed(sent);
       }
       LeaderRecord current =
           renewed && mine == recorded.term() && nodeId.equals(recorded.nodeId())
@@ -404,13 +300,7 @@ public final class RaftLeadership implements Leadership {
   }
 
   private void stepDown(String reason) {
-    synchronized (lock) {
-      if (term != 0) {
-        LOG.info("node " + nodeId + " no longer leads (term " + term + "): " + reason);
-        givenUp.set(term);
-        term = 0;
-      }
-    }
+    held.stepDown(reason);
   }
 
   /**
@@ -419,7 +309,7 @@ public final class RaftLeadership implements Leadership {
    * attempt, since the lease runs out on its own anyway.
    */
   private void releaseGivenUpLease() {
-    long given = givenUp.getAndSet(0);
+    long given = held.takeGivenUp();
     if (given == 0) {
       return;
     }
@@ -440,8 +330,8 @@ public final class RaftLeadership implements Leadership {
 
   @Override
   public OptionalLong term() {
-    long t = term;
-    return t > 0 && leadsNow() ? OptionalLong.of(t) : OptionalLong.empty();
+    long t = held.held();
+    return t > 0 && held.leadsNow() ? OptionalLong.of(t) : OptionalLong.empty();
   }
 
   @Override
@@ -474,13 +364,13 @@ public final class RaftLeadership implements Leadership {
 
   @Override
   public long knownTerm() {
-    long own = term;
+    long own = held.held();
     return own > 0 ? own : recordedFor(leader).map(LeaderRecord::term).orElse(0L);
   }
 
   @Override
   public Role role() {
-    if (leadsNow()) {
+    if (held.leadsNow()) {
       return Role.LEADER;
     }
     String current = leader;
