@@ -409,12 +409,7 @@ class BrokerLifecycleIT {
       grpc.brokers().registerBroker(registration("lead-2"));
       beats.alive.addAll(List.of("lead-1", "lead-2"));
       // Only these two alive, so the stream's two replicas land on them.
-      while (TestDatabase.queryLong(
-              "SELECT count(*) FROM brokers WHERE status <> 'down'"
-                  + " AND name NOT IN ('lead-1', 'lead-2')")
-          > 0) {
-        Thread.sleep(200);
-      }
+      awaitOnlyAlive(List.of("lead-1", "lead-2"), () -> {});
       String stream = "/v1/tenants/leaders/namespaces/ns/streams/pair";
       assertThat(http.put(stream, Http.stream("leaders", "ns", "pair", 1, 2)).status())
           .isEqualTo(201);
@@ -457,12 +452,7 @@ class BrokerLifecycleIT {
       names.forEach(n -> grpc.brokers().registerBroker(registration(n)));
       beats.alive.addAll(names);
       // Only these three alive, so the stream's three replicas land on them.
-      while (TestDatabase.queryLong(
-              "SELECT count(*) FROM brokers WHERE status <> 'down'"
-                  + " AND name NOT IN ('sync-1', 'sync-2', 'sync-3')")
-          > 0) {
-        Thread.sleep(200);
-      }
+      awaitOnlyAlive(names, () -> {});
       String stream = "/v1/tenants/insync/namespaces/ns/streams/trio";
       assertThat(http.put(stream, Http.stream("insync", "ns", "trio", 1, 3)).status())
           .isEqualTo(201);
@@ -489,6 +479,28 @@ class BrokerLifecycleIT {
           .as("the follower whose copy was in sync, not %s, first by name", lagging)
           .isEqualTo(caughtUp);
     }
+  }
+
+  /**
+   * Waits until every broker but {@code names} is down (brokers of other tests stop beating), so
+   * placements land on {@code names} only; {@code meanwhile} runs before each look.
+   */
+  private static void awaitOnlyAlive(List<String> names, Runnable meanwhile) throws Exception {
+    String others =
+        "SELECT count(*) FROM brokers WHERE status <> 'down' AND name NOT IN ("
+            + String.join(", ", names.stream().map(n -> "'" + n + "'").toList())
+            + ")";
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    long alive;
+    while (true) {
+      meanwhile.run();
+      alive = TestDatabase.queryLong(others);
+      if (alive == 0 || System.nanoTime() > deadline) {
+        break;
+      }
+      Thread.sleep(200);
+    }
+    assertThat(alive).as("brokers other than %s not down after 60 s", names).isZero();
   }
 
   /** Tenant {@code tenant} with namespace ns, made if need be; the shared server's client. */
@@ -527,12 +539,7 @@ class BrokerLifecycleIT {
       try (WatchCollector watch = WatchCollector.open(grpc.metadataAsync(), from)) {
         grpc.brokers().registerBroker(registration("gone-1"));
         // The only active broker, so the stream's one replica lands on it.
-        while (TestDatabase.queryLong(
-                "SELECT count(*) FROM brokers WHERE status <> 'down' AND name <> 'gone-1'")
-            > 0) {
-          grpc.brokers().reportHealth(heartbeat("gone-1"));
-          Thread.sleep(200);
-        }
+        awaitOnlyAlive(List.of("gone-1"), () -> grpc.brokers().reportHealth(heartbeat("gone-1")));
         String streamPath = "/v1/tenants/" + tenant + "/namespaces/ns/streams/held";
         assertThat(http.put(streamPath, Http.stream(tenant, "ns", "held", 1, 1)).status())
             .isEqualTo(201);
