@@ -96,20 +96,26 @@ public final class RebalancePlanner {
    * The broker to take a replica of {@code slot} off {@code from}. The move count comes first: a
    * receiver that would have to give a replica away again costs a second move, so brokers below the
    * average come first. Among those equally good for the count, one in a zone the shard's other
-   * replicas do not use, so that evacuating keeps the shard's zone spread where even counts allow
-   * it, then the least loaded. With {@code localityFirst} the zone comes before the count, as
-   * everywhere in LOCALITY_AWARE (the least loaded in that zone; the count only breaks ties).
+   * replicas do not use, then one in a region they do not use, so that evacuating keeps the shard's
+   * zone and region spread where even counts allow it, then the least loaded. With {@code
+   * localityFirst} the zone comes before the count, as everywhere in LOCALITY_AWARE (the least
+   * loaded in that zone; the count only breaks ties); the region still comes after the count, as
+   * LOCALITY_AWARE spreads regions only onto brokers below the average.
    */
   private static Optional<String> bestReceiver(
       ClusterLayout layout, ShardSlot slot, String from, EvenCounts even, boolean localityFirst) {
     Comparator<String> count = Comparator.comparingInt(b -> even.cost(layout.replicasOn(b)));
     Comparator<String> zone =
         Comparator.comparingInt(b -> layout.zoneUsedByOthers(slot, from, layout.zone(b)) ? 1 : 0);
+    Comparator<String> region =
+        Comparator.comparingInt(
+            b -> layout.regionUsedByOthers(slot, from, layout.region(b)) ? 1 : 0);
     return layout.targets().stream()
         .map(Broker::name)
         .filter(b -> layout.canReceive(slot, b))
         .min(
             (localityFirst ? zone.thenComparing(count) : count.thenComparing(zone))
+                .thenComparing(region)
                 .thenComparingInt(layout::replicasOn)
                 .thenComparing(b -> b));
   }

@@ -419,6 +419,32 @@ class RebalancePlannerTest {
     }
   }
 
+  /**
+   * d, draining, is the shard's only replica in region eu. x and z are both empty and in zones the
+   * shard does not use; z keeps the shard in eu, x (first by name) would leave it in us alone.
+   */
+  @Test
+  void amongReceiversEquallyGoodForCountAndZoneOneInARegionTheShardDoesNotUseWins() {
+    List<Broker> brokers =
+        List.of(
+            new Broker(
+                "d", "h:1", "eu", "eu-1", Broker.Capacity.UNLIMITED, Broker.Status.DRAINING, 0),
+            new Broker(
+                "y", "h:1", "us", "us-1", Broker.Capacity.UNLIMITED, Broker.Status.ACTIVE, 0),
+            new Broker(
+                "x", "h:1", "us", "us-2", Broker.Capacity.UNLIMITED, Broker.Status.ACTIVE, 0),
+            new Broker(
+                "z", "h:1", "eu", "eu-2", Broker.Capacity.UNLIMITED, Broker.Status.ACTIVE, 0));
+    List<ShardPlacement> placements =
+        List.of(new ShardPlacement("t", "n", "s0", List.of(shard("d", "y")), 0));
+    for (Strategy strategy : Strategy.values()) {
+      var plan = RebalancePlanner.plan(strategy, brokers, placements, p -> true);
+      assertThat(plan.changedPlacements().get(new StreamRef("t", "n", "s0")).get(0).replicas())
+          .as("%s", strategy)
+          .containsExactlyInAnyOrder("y", "z");
+    }
+  }
+
   /** d draining and x active in zone z1; y and w active in z2. */
   private static List<Broker> drainedAndThreeActive() {
     return List.of(
