@@ -46,9 +46,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Three real nodes (runnable JARs), started together in a random order, electing a leader with
  * jgroups-raft over loopback and sharing one PostgreSQL database: what followers answer, a frozen
  * leader fenced off, quorum loss, and every node serving the leader's updates and snapshots after
- * colliding writes. The tests run in order on one cluster and each leaves all three nodes running.
- * Waits are generous (a loaded 2-core machine); timings are printed, never asserted. Crashes,
- * partitions and database faults under load: ClusterFaultIT.
+ * colliding writes. The tests run in order on one cluster and each leaves all three nodes running,
+ * but for one whose stopped node the next test starts. Waits are generous (a loaded 2-core
+ * machine); timings are printed, never asserted. Crashes, partitions and database faults under
+ * load: ClusterFaultIT.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -60,6 +61,11 @@ class ClusterIT {
       Metadata.Key.of("x-leader", Metadata.ASCII_STRING_MARSHALLER);
 
   private TestCluster cluster;
+
+  /**
+   * A follower a restart test edits, left stopped by the test before it: the next one starts it.
+   */
+  private Node stoppedFollower;
 
   /** Configured on every node, but bootstrap is not enabled: nothing may listen there. */
   private final int bootstrapPort = dev.controlplane.it.support.Ports.free();
@@ -416,12 +422,55 @@ class ClusterIT {
     }
   }
 
+  /**
+   * The database name mistyped on one node: the server migrates that other database and would serve
+   * its empty metadata. The node's database id (migration V11) differs from the other two nodes',
+   * which are a majority, so it stops with status 3 and a message naming the setting; it never
+   * claims leadership in its database, and the cluster keeps its leader. The node is left stopped:
+   * the next test starts it again, with a mistyped member list (a start fewer in the suite).
+   */
   @Test
   @Order(5)
+  void aNodeRestartedOnAnotherDatabaseStopsWithAMessageAndTheClusterKeepsItsLeader()
+      throws Exception {
+    Node leader = cluster.awaitLeader(ELECTION);
+    Node edited = stoppedFollower(leader);
+    String url = edited.setting("SERVICE_CONTROLPLANE_DB_URL");
+    String other = TestDatabase.url(TestDatabase.name() + "_other");
+    TestDatabase.reset(other);
+
+    try {
+      edited.startWith("SERVICE_CONTROLPLANE_DB_URL", other);
+      assertThat(edited.awaitStopped(START)).as(edited.process().tail()).isEqualTo(3);
+      assertThat(edited.process().logText())
+          .contains("control plane cannot run: node " + edited.id + " uses another database")
+          .contains(
+              "SERVICE_CONTROLPLANE_DB_URL reaches database '" + TestDatabase.name() + "_other'")
+          .contains(cluster.others(edited).stream().map(n -> n.id).sorted().toList().toString());
+      try (java.sql.Connection c =
+              java.sql.DriverManager.getConnection(
+                  other, TestDatabase.USER, TestDatabase.PASSWORD);
+          java.sql.Statement s = c.createStatement();
+          java.sql.ResultSet rs = s.executeQuery("SELECT leader_term FROM cluster_state")) {
+        rs.next();
+        assertThat(rs.getLong(1)).as("terms claimed in the other database").isZero();
+      }
+      assertThat(cluster.awaitLeader(cluster.others(edited), ELECTION)).isEqualTo(leader);
+    } finally {
+      if (edited.isRunning()) {
+        edited.kill();
+      }
+      edited.env("SERVICE_CONTROLPLANE_DB_URL", url);
+      stoppedFollower = edited;
+    }
+  }
+
+  @Test
+  @Order(6)
   void aNodeRestartedWithAMistypedMemberListIsNamedByEveryNodeAndByCpctl(@TempDir Path home)
       throws Exception {
     Node leader = cluster.awaitLeader(ELECTION);
-    Node edited = cluster.others(leader).get(0);
+    Node edited = stoppedFollower(leader);
     String members = edited.setting("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS");
     // The leader's port mistyped in the edited node's list: the node still finds the cluster
     // through the other members, so nothing but the check would show the difference.
@@ -445,7 +494,6 @@ class ClusterIT {
                 "CPCTL_SERVER",
                 String.join(",", cluster.nodes().stream().map(Node::httpUrl).toList()));
 
-    edited.kill();
     edited.startWith("SERVICE_CONTROLPLANE_CLUSTER_MEMBERS", mistyped).awaitReady(START);
     try {
       for (Node node : cluster.nodes()) {
@@ -481,44 +529,14 @@ class ClusterIT {
     assertThat(status.exit()).as(status.toString()).isZero();
   }
 
-  /**
-   * The database name mistyped on one node: the server migrates that other database and would serve
-   * its empty metadata. The node's database id (migration V11) differs from the other two nodes',
-   * which are a majority, so it stops with status 3 and a message naming the setting; it never
-   * claims leadership in its database, and the cluster keeps its leader.
-   */
-  @Test
-  @Order(6)
-  void aNodeRestartedOnAnotherDatabaseStopsWithAMessageAndTheClusterKeepsItsLeader()
-      throws Exception {
-    Node leader = cluster.awaitLeader(ELECTION);
-    Node edited = cluster.others(leader).get(0);
-    String url = edited.setting("SERVICE_CONTROLPLANE_DB_URL");
-    String other = TestDatabase.url(TestDatabase.name() + "_other");
-    TestDatabase.reset(other);
-
-    edited.kill();
-    try {
-      edited.startWith("SERVICE_CONTROLPLANE_DB_URL", other);
-      assertThat(edited.awaitStopped(START)).as(edited.process().tail()).isEqualTo(3);
-      assertThat(edited.process().logText())
-          .contains("control plane cannot run: node " + edited.id + " uses another database")
-          .contains(
-              "SERVICE_CONTROLPLANE_DB_URL reaches database '" + TestDatabase.name() + "_other'")
-          .contains(cluster.others(edited).stream().map(n -> n.id).sorted().toList().toString());
-      try (java.sql.Connection c =
-              java.sql.DriverManager.getConnection(
-                  other, TestDatabase.USER, TestDatabase.PASSWORD);
-          java.sql.Statement s = c.createStatement();
-          java.sql.ResultSet rs = s.executeQuery("SELECT leader_term FROM cluster_state")) {
-        rs.next();
-        assertThat(rs.getLong(1)).as("terms claimed in the other database").isZero();
-      }
-      assertThat(cluster.awaitLeader(cluster.others(edited), ELECTION)).isEqualTo(leader);
-    } finally {
-      edited.startWith("SERVICE_CONTROLPLANE_DB_URL", url).awaitReady(START);
+  /** The follower the last test left stopped, else one stopped now. */
+  private Node stoppedFollower(Node leader) {
+    Node edited = stoppedFollower != null ? stoppedFollower : cluster.others(leader).get(0);
+    stoppedFollower = null;
+    if (edited.isRunning()) {
+      edited.kill();
     }
-    assertThat(cluster.awaitLeader(ELECTION)).isEqualTo(leader);
+    return edited;
   }
 
   /**

@@ -194,8 +194,13 @@ public final class TestCluster implements AutoCloseable {
 
     /** Starts the node again with setting {@code name} changed, as an operator's edit would. */
     public Node startWith(String name, String value) throws IOException {
+      return env(name, value).start();
+    }
+
+    /** Changes setting {@code name} for the node's next start. */
+    public Node env(String name, String value) {
       env.put(name, value);
-      return start();
+      return this;
     }
 
     public Node awaitReady(Duration timeout) throws Exception {
