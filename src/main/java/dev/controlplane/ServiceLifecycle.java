@@ -112,6 +112,7 @@ public class ServiceLifecycle {
       tlsConfig.validate(problems);
       credentials.validate(problems);
       problems.throwIfAny();
+      requireListenerPortsFree();
       UnknownVariables.in(System.getenv()).forEach(LOG::warning);
       tls = TransportSecurity.open(tlsConfig.settings());
       warnAboutMissingCredentials();
@@ -169,6 +170,29 @@ public class ServiceLifecycle {
       FatalStop.because(e);
       throw new FatalStop.Aborted(e.getMessage());
     }
+  }
+
+  /** Every listener the node opens besides Liberty's, tried before anything starts. */
+  private void requireListenerPortsFree() {
+    PortsInUse ports =
+        new PortsInUse()
+            .add(
+                "gRPC",
+                new java.net.InetSocketAddress(config.bindHost(), config.grpcPort()),
+                "SERVICE_CONTROLPLANE_GRPC_PORT");
+    var members = clusterConfig.members();
+    if (!members.isEmpty()) {
+      ports.add(
+          "the cluster",
+          members.address(config.nodeId()),
+          "node " + config.nodeId() + "'s address in SERVICE_CONTROLPLANE_CLUSTER_MEMBERS");
+    }
+    if (authConfig.bootstrapEnabled()) {
+      authConfig
+          .bootstrapAddress()
+          .ifPresent(address -> ports.add("bootstrap", address, "SERVICE_BOOTSTRAP_BIND_ADDR"));
+    }
+    ports.requireNone();
   }
 
   /**

@@ -172,14 +172,48 @@ class StartupFailureIT {
     return env;
   }
 
+  /**
+   * The gRPC, cluster and bootstrap ports all held by another process: one start names all three
+   * with their settings, and stops before it touched its database (no migration ran) or joined a
+   * cluster.
+   */
   @Test
-  void aBusyGrpcPortEndsTheProcessNamingThePort() throws Exception {
-    try (ServerSocket taken = listen(Ports.free())) {
-      int grpc = taken.getLocalPort();
-      Outcome outcome = run("busy-grpc", environment(Ports.free(), grpc));
+  void busyGrpcClusterAndBootstrapPortsAreNamedInOneStartBeforeTheDatabaseIsTouched()
+      throws Exception {
+    try (ServerSocket grpcTaken = listen(Ports.free());
+        ServerSocket raftTaken = listen(Ports.free());
+        ServerSocket bootstrapTaken = listen(Ports.free())) {
+      int grpc = grpcTaken.getLocalPort();
+      int raft = raftTaken.getLocalPort();
+      int bootstrap = bootstrapTaken.getLocalPort();
+      var env = environment(Ports.free(), grpc);
+      env.put("SERVICE_CONTROLPLANE_NODE_ID", "cp1");
+      env.put(
+          "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS",
+          "cp1=127.0.0.1:" + raft + ",cp2=127.0.0.1:" + Ports.free());
+      env.put("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", Files.createTempDirectory("raft-").toString());
+      env.put("SERVICE_BOOTSTRAP_ENABLED", "true");
+      env.put("SERVICE_BOOTSTRAP_BIND_ADDR", "127.0.0.1:" + bootstrap);
+      env.put("SERVICE_BOOTSTRAP_TOKEN", SharedServer.BOOTSTRAP_TOKEN);
+      Outcome outcome = run("busy-ports", env);
       assertEndedWith(
-          outcome, "127.0.0.1:" + grpc, "SERVICE_CONTROLPLANE_GRPC_PORT", "cannot listen for gRPC");
+          outcome,
+          "cannot listen for gRPC on 127.0.0.1:" + grpc + " (SERVICE_CONTROLPLANE_GRPC_PORT)",
+          "cannot listen for the cluster on 127.0.0.1:"
+              + raft
+              + " (node cp1's address in SERVICE_CONTROLPLANE_CLUSTER_MEMBERS)",
+          "cannot listen for bootstrap on 127.0.0.1:"
+              + bootstrap
+              + " (SERVICE_BOOTSTRAP_BIND_ADDR)",
+          "the port is in use");
       assertNeverLive(outcome);
+      assertThat(
+              TestDatabase.queryLong(
+                  env.get("SERVICE_CONTROLPLANE_DB_URL"),
+                  "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"))
+          .as("tables made in the node's database")
+          .isZero();
+      assertThat(outcome.log()).doesNotContain("joined the Raft cluster");
     }
   }
 
@@ -189,26 +223,6 @@ class StartupFailureIT {
       int http = taken.getLocalPort();
       Outcome outcome = run("busy-http", environment(http, Ports.free()));
       assertEndedWith(outcome, "HTTP port 127.0.0.1:" + http, "SERVICE_CONTROLPLANE_HTTP_PORT");
-    }
-  }
-
-  @Test
-  void aBusyClusterPortEndsTheProcessNamingThePortAndTheSetting() throws Exception {
-    try (ServerSocket taken = listen(Ports.free())) {
-      int raft = taken.getLocalPort();
-      var env = environment(Ports.free(), Ports.free());
-      env.put("SERVICE_CONTROLPLANE_NODE_ID", "cp1");
-      env.put(
-          "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS",
-          "cp1=127.0.0.1:" + raft + ",cp2=127.0.0.1:" + Ports.free());
-      env.put("SERVICE_CONTROLPLANE_RAFT_DATA_DIR", Files.createTempDirectory("raft-").toString());
-      Outcome outcome = run("busy-raft", env);
-      assertEndedWith(
-          outcome,
-          "cannot listen for the cluster on 127.0.0.1:" + raft,
-          "node cp1's address in SERVICE_CONTROLPLANE_CLUSTER_MEMBERS",
-          "the port is in use");
-      assertNeverLive(outcome);
     }
   }
 
