@@ -9,13 +9,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The node's own listeners (gRPC, the cluster, bootstrap), each tried once before the node touches
- * its database or the cluster: a port another process holds stops the start with every such port
- * named in one line, instead of after the node ran its migrations, joined the Raft cluster (where
- * it could win an election it cannot serve) and bound its other listeners. A failure other than a
- * port in use (an address of another machine, say) is left to the listener's own bind, which names
- * it. The HTTP port is Liberty's, which opens it itself once the application has started
- * (HttpListenerCheck).
+ * The node's listeners (HTTP, gRPC, the cluster, bootstrap), each tried once before the node
+ * touches its database or the cluster: a port another process holds stops the start with every such
+ * port named in one line, instead of after the node ran its migrations, joined the Raft cluster
+ * (where it could win an election it cannot serve) and bound its other listeners. A failure other
+ * than a port in use (an address of another machine, say) is left to the listener's own bind, which
+ * names it. Trying the HTTP port here is safe because Liberty opens it only once the application
+ * has started; a port taken after this check is still found by each listener's bind
+ * (HttpListenerCheck for Liberty's, which only logs its failure).
  */
 final class PortsInUse {
 

@@ -172,10 +172,14 @@ public class ServiceLifecycle {
     }
   }
 
-  /** Every listener the node opens besides Liberty's, tried before anything starts. */
+  /** Every listener the node opens, tried before anything starts. */
   private void requireListenerPortsFree() {
     PortsInUse ports =
         new PortsInUse()
+            .add(
+                "HTTP",
+                new java.net.InetSocketAddress(config.bindHost(), config.httpPort()),
+                "SERVICE_CONTROLPLANE_HTTP_PORT")
             .add(
                 "gRPC",
                 new java.net.InetSocketAddress(config.bindHost(), config.grpcPort()),

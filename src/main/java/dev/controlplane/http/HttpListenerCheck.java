@@ -68,7 +68,7 @@ public final class HttpListenerCheck {
     thread.start();
   }
 
-  private void run() {
+  void run() {
     long start = System.nanoTime();
     long foreignSince = -1;
     while (System.nanoTime() - start < DEADLINE.toNanos()) {

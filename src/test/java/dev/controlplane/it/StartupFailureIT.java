@@ -173,20 +173,22 @@ class StartupFailureIT {
   }
 
   /**
-   * The gRPC, cluster and bootstrap ports all held by another process: one start names all three
-   * with their settings, and stops before it touched its database (no migration ran) or joined a
-   * cluster.
+   * The HTTP, gRPC, cluster and bootstrap ports all held by another process: one start names all
+   * four with their settings, and stops before it touched its database (no migration ran) or joined
+   * a cluster.
    */
   @Test
-  void busyGrpcClusterAndBootstrapPortsAreNamedInOneStartBeforeTheDatabaseIsTouched()
+  void busyHttpGrpcClusterAndBootstrapPortsAreNamedInOneStartBeforeTheDatabaseIsTouched()
       throws Exception {
-    try (ServerSocket grpcTaken = listen(Ports.free());
+    try (ServerSocket httpTaken = listen(Ports.free());
+        ServerSocket grpcTaken = listen(Ports.free());
         ServerSocket raftTaken = listen(Ports.free());
         ServerSocket bootstrapTaken = listen(Ports.free())) {
+      int http = httpTaken.getLocalPort();
       int grpc = grpcTaken.getLocalPort();
       int raft = raftTaken.getLocalPort();
       int bootstrap = bootstrapTaken.getLocalPort();
-      var env = environment(Ports.free(), grpc);
+      var env = environment(http, grpc);
       env.put("SERVICE_CONTROLPLANE_NODE_ID", "cp1");
       env.put(
           "SERVICE_CONTROLPLANE_CLUSTER_MEMBERS",
@@ -198,6 +200,7 @@ class StartupFailureIT {
       Outcome outcome = run("busy-ports", env);
       assertEndedWith(
           outcome,
+          "cannot listen for HTTP on 127.0.0.1:" + http + " (SERVICE_CONTROLPLANE_HTTP_PORT)",
           "cannot listen for gRPC on 127.0.0.1:" + grpc + " (SERVICE_CONTROLPLANE_GRPC_PORT)",
           "cannot listen for the cluster on 127.0.0.1:"
               + raft
@@ -214,15 +217,6 @@ class StartupFailureIT {
           .as("tables made in the node's database")
           .isZero();
       assertThat(outcome.log()).doesNotContain("joined the Raft cluster");
-    }
-  }
-
-  @Test
-  void aBusyHttpPortEndsTheProcessNamingThePort() throws Exception {
-    try (ServerSocket taken = listen(Ports.free())) {
-      int http = taken.getLocalPort();
-      Outcome outcome = run("busy-http", environment(http, Ports.free()));
-      assertEndedWith(outcome, "HTTP port 127.0.0.1:" + http, "SERVICE_CONTROLPLANE_HTTP_PORT");
     }
   }
 
