@@ -1,6 +1,7 @@
 package dev.controlplane;
 
 import dev.controlplane.error.PortUnavailableException;
+import dev.controlplane.http.PortOwnership;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -14,13 +15,15 @@ import java.util.List;
  * port named in one line, instead of after the node ran its migrations, joined the Raft cluster
  * (where it could win an election it cannot serve) and bound its other listeners. A failure other
  * than a port in use (an address of another machine, say) is left to the listener's own bind, which
- * names it. Trying the HTTP port here is safe because Liberty opens it only once the application
- * has started; a port taken after this check is still found by each listener's bind
- * (HttpListenerCheck for Liberty's, which only logs its failure).
+ * names it, as is a port taken after this check (HttpListenerCheck for Liberty's, which only logs
+ * its failure). Liberty opens the HTTP port once the application has started, or after 30 s of a
+ * start that has not finished (a loaded machine): a port this process holds already, by the
+ * kernel's socket tables, is its own and not reported.
  */
 final class PortsInUse {
 
-  private record Listener(String what, InetSocketAddress address, String setting) {}
+  private record Listener(
+      String what, InetSocketAddress address, String setting, boolean mayBeOpenAlready) {}
 
   private final List<Listener> listeners = new ArrayList<>();
 
@@ -29,7 +32,16 @@ final class PortsInUse {
    * @param setting the setting that names the address, in the operator's words
    */
   PortsInUse add(String what, InetSocketAddress address, String setting) {
-    listeners.add(new Listener(what, address, setting));
+    listeners.add(new Listener(what, address, setting, false));
+    return this;
+  }
+
+  /**
+   * A listener Liberty may have opened before this check runs: where the socket tables cannot be
+   * read, a port in use is left to the check after start-up rather than reported.
+   */
+  PortsInUse addLibertys(String what, InetSocketAddress address, String setting) {
+    listeners.add(new Listener(what, address, setting, true));
     return this;
   }
 
@@ -37,7 +49,7 @@ final class PortsInUse {
   void requireNone() {
     List<String> taken = new ArrayList<>();
     for (Listener l : listeners) {
-      if (inUse(l.address())) {
+      if (inUse(l.address()) && heldByAnother(l)) {
         taken.add(
             "cannot listen for "
                 + l.what()
@@ -58,6 +70,14 @@ final class PortsInUse {
               + ", or a node with the same settings runs on this machine already.",
           null);
     }
+  }
+
+  private static boolean heldByAnother(Listener l) {
+    return switch (PortOwnership.of(l.address().getPort())) {
+      case THIS_PROCESS -> false;
+      case UNKNOWN -> !l.mayBeOpenAlready();
+      case ANOTHER_PROCESS, NOBODY -> true;
+    };
   }
 
   /** Binds as the listener will (SO_REUSEADDR, as Netty, JGroups and the JDK's server set it). */

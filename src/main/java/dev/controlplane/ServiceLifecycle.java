@@ -176,7 +176,7 @@ public class ServiceLifecycle {
   private void requireListenerPortsFree() {
     PortsInUse ports =
         new PortsInUse()
-            .add(
+            .addLibertys(
                 "HTTP",
                 new java.net.InetSocketAddress(config.bindHost(), config.httpPort()),
                 "SERVICE_CONTROLPLANE_HTTP_PORT")

@@ -16,10 +16,10 @@ import java.util.Set;
  * foreign process that accepts connections and never answers is not. Linux only; elsewhere the
  * answer is {@link Owner#UNKNOWN}.
  */
-final class PortOwnership {
+public final class PortOwnership {
 
   /** Who listens on the port. */
-  enum Owner {
+  public enum Owner {
     THIS_PROCESS,
     ANOTHER_PROCESS,
     NOBODY,
@@ -33,7 +33,7 @@ final class PortOwnership {
 
   private PortOwnership() {}
 
-  static Owner of(int port) {
+  public static Owner of(int port) {
     try {
       Set<String> listening = listeningInodes(port);
       if (listening.isEmpty()) {

@@ -3,13 +3,8 @@ package dev.controlplane.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.InetAddress;
+import dev.controlplane.testing.PortsHeldElsewhere;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,27 +22,8 @@ class HttpListenerCheckTest {
   @Test
   void aPortAnotherProcessHoldsWithoutAnsweringEndsTheCheckNamingThePortAndTheSetting()
       throws Exception {
-    Process holder =
-        new ProcessBuilder(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp",
-                Path.of(
-                        PortHolder.class
-                            .getProtectionDomain()
-                            .getCodeSource()
-                            .getLocation()
-                            .toURI())
-                    .toString(),
-                PortHolder.class.getName())
-            .redirectErrorStream(true)
-            .start();
-    try {
-      int port =
-          Integer.parseInt(
-              new BufferedReader(
-                      new InputStreamReader(holder.getInputStream(), StandardCharsets.US_ASCII))
-                  .readLine()
-                  .trim());
+    try (PortsHeldElsewhere holder = PortsHeldElsewhere.hold(1)) {
+      int port = holder.port(0);
       List<String> failures = new CopyOnWriteArrayList<>();
       new HttpListenerCheck("127.0.0.1", port, "token", SETTING, Optional.empty(), failures::add)
           .run();
@@ -59,8 +35,6 @@ class HttpListenerCheckTest {
                   + SETTING
                   + ") is held by another process (it accepted the connection but gave no HTTP"
                   + " answer: HttpTimeoutException)");
-    } finally {
-      holder.destroyForcibly().waitFor();
     }
   }
 
@@ -89,18 +63,6 @@ class HttpListenerCheckTest {
       assertThat(failures).isEmpty();
     } finally {
       server.stop(0);
-    }
-  }
-
-  /** Another process holding a port: it listens, prints the port, and never accepts. */
-  public static final class PortHolder {
-    public static void main(String[] args) throws Exception {
-      try (ServerSocket socket = new ServerSocket()) {
-        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        System.out.println(socket.getLocalPort());
-        System.out.flush();
-        Thread.sleep(120_000);
-      }
     }
   }
 }
