@@ -9,10 +9,6 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,17 +24,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLContext;
 
 /**
  * Fetches an issuer's discovery document and key set, and nothing else: https only (unless http is
  * allowed for tests), never to addresses {@link AddressPolicy} refuses, 64 KiB at most, redirects
  * only to the same host. The discovery document's {@code issuer} must be the configured issuer.
+ * Each request connects to the very address that was checked ({@link IssuerHttp}).
  *
  * <p>Time is bounded as a whole, not per phase: each request ends {@link #REQUEST_TIMEOUT} after it
  * starts (connect, headers and body — a server that sends headers and then one byte every few
  * seconds is cut off), and the whole fetch by {@link #FETCH_DEADLINE}. Fetches run on a few threads
- * of their own, never on a request thread, and no thread waits for a body: it is collected by a
- * subscriber that is cancelled at the deadline.
+ * of their own, never on a request thread.
  */
 public final class KeyFetcher implements KeySource, AutoCloseable {
 
@@ -58,7 +55,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
 
   private final boolean allowHttp;
   private final AddressPolicy addresses;
-  private final HttpClient client;
+  private final IssuerHttp http;
   private final ThreadPoolExecutor pool;
   private final AtomicLong fetches = new AtomicLong();
 
@@ -81,11 +78,12 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   private final java.util.Map<String, CompletableFuture<InetAddress[]>> lookups =
       new java.util.concurrent.ConcurrentHashMap<>();
 
+  /** Key servers' certificates are checked against the JVM's default TLS context. */
   public KeyFetcher(boolean allowHttp, AddressPolicy addresses) {
-    this(allowHttp, addresses, InetAddress::getAllByName);
+    this(allowHttp, addresses, InetAddress::getAllByName, defaultTls());
   }
 
-  KeyFetcher(boolean allowHttp, AddressPolicy addresses, Resolver resolver) {
+  KeyFetcher(boolean allowHttp, AddressPolicy addresses, Resolver resolver, SSLContext tls) {
     this.allowHttp = allowHttp;
     this.addresses = addresses;
     this.resolver = resolver;
@@ -101,11 +99,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    this.client =
-        HttpClient.newBuilder()
-            .connectTimeout(REQUEST_TIMEOUT)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    this.http = new IssuerHttp(tls, MAX_BYTES, THREADS, REQUEST_TIMEOUT);
     this.pool =
         new ThreadPoolExecutor(
             THREADS,
@@ -119,6 +113,14 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
               return t;
             });
     pool.allowCoreThreadTimeOut(true);
+  }
+
+  private static SSLContext defaultTls() {
+    try {
+      return SSLContext.getDefault();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JDK has no default TLS context", e);
+    }
   }
 
   /** Starts fetching the issuer's key set on the fetch threads; fails with a KeyFetchFailed. */
@@ -161,6 +163,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   public void close() {
     pool.shutdownNow();
     resolvers.shutdownNow();
+    http.close();
   }
 
   /**
@@ -195,73 +198,42 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   }
 
   private String get(String url, Instant deadline) {
-    URI uri = checked(url, deadline);
+    Target target = checked(url, deadline);
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      HttpResponse<byte[]> response = send(uri, deadline);
-      int status = response.statusCode();
-      Optional<String> location = response.headers().firstValue("Location");
-      if (status >= 300 && status < 400 && location.isPresent()) {
-        URI next = uri.resolve(location.get());
-        if (!uri.getHost().equalsIgnoreCase(String.valueOf(next.getHost()))) {
+      IssuerHttp.Answer answer = send(target, deadline);
+      int status = answer.status();
+      if (status >= 300 && status < 400 && answer.location().isPresent()) {
+        URI next = target.uri().resolve(answer.location().get());
+        if (!target.uri().getHost().equalsIgnoreCase(String.valueOf(next.getHost()))) {
           throw new KeyFetchFailed("the issuer redirected to another host");
         }
-        uri = checked(next.toString(), deadline);
+        target = checked(next.toString(), deadline);
         continue;
       }
       if (status != 200) {
         throw new KeyFetchFailed("the issuer answered " + status);
       }
-      return new String(response.body(), StandardCharsets.UTF_8);
+      return new String(answer.body(), StandardCharsets.UTF_8);
     }
     throw new KeyFetchFailed("too many redirects");
   }
 
   /** One request whose headers and body arrive before the request timeout and the deadline. */
-  private HttpResponse<byte[]> send(URI uri, Instant deadline) {
+  private IssuerHttp.Answer send(Target target, Instant deadline) {
     Duration left = Duration.between(Instant.now(), deadline);
     if (left.isNegative() || left.isZero()) {
       throw new KeyFetchFailed("the issuer did not answer in time");
     }
     Duration timeout = left.compareTo(REQUEST_TIMEOUT) < 0 ? left : REQUEST_TIMEOUT;
     fetches.incrementAndGet();
-    HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .timeout(timeout)
-            .header("Accept", "application/json")
-            .GET()
-            .build();
-    LimitedBody body = new LimitedBody(MAX_BYTES);
-    CompletableFuture<HttpResponse<byte[]>> response = client.sendAsync(request, info -> body);
-    try {
-      return response.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      body.abort(new KeyFetchFailed("the issuer did not answer in time"));
-      response.cancel(true);
-      throw new KeyFetchFailed("the issuer did not answer in time");
-    } catch (ExecutionException e) {
-      throw failure(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      response.cancel(true);
-      throw new KeyFetchFailed("interrupted while fetching keys");
-    }
+    return http.get(target.uri(), target.address(), timeout);
   }
 
-  private static KeyFetchFailed failure(Throwable cause) {
-    if (cause instanceof KeyFetchFailed known) {
-      return known;
-    }
-    if (cause instanceof HttpTimeoutException) {
-      return new KeyFetchFailed("the issuer did not answer in time");
-    }
-    if (cause instanceof IOException) {
-      return new KeyFetchFailed("the issuer could not be reached");
-    }
-    return new KeyFetchFailed("the issuer's response could not be read");
-  }
+  /** A URL that passed the rules, and the checked address its request connects to. */
+  record Target(URI uri, InetAddress address) {}
 
   /** Scheme and address rules, checked before every request, redirects included. */
-  URI checked(String url, Instant deadline) {
+  Target checked(String url, Instant deadline) {
     URI uri;
     try {
       uri = new URI(url);
@@ -275,7 +247,11 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
     if (uri.getHost() == null || uri.getUserInfo() != null) {
       throw new KeyFetchFailed("key URLs need a host and no user info");
     }
-    for (InetAddress address : resolve(uri.getHost(), deadline)) {
+    InetAddress[] resolved = resolve(uri.getHost(), deadline);
+    if (resolved.length == 0) {
+      throw new KeyFetchFailed("the issuer's host does not resolve");
+    }
+    for (InetAddress address : resolved) {
       Optional<String> refusal = addresses.refusal(address);
       if (refusal.isPresent()) {
         throw new KeyFetchFailed(
@@ -287,7 +263,8 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
                 + refusal.get());
       }
     }
-    return uri;
+    // The first, as the JDK connects to a host name's first address.
+    return new Target(uri, resolved[0]);
   }
 
   private InetAddress[] resolve(String host, Instant deadline) {

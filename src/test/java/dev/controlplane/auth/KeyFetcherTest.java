@@ -64,7 +64,11 @@ class KeyFetcherTest {
         });
     server.start();
     try (KeyFetcher fetcher =
-        new KeyFetcher(true, new AddressPolicy(NetworkList.parse("t", "127.0.0.0/8")), resolver)) {
+        new KeyFetcher(
+            true,
+            new AddressPolicy(NetworkList.parse("t", "127.0.0.0/8")),
+            resolver,
+            javax.net.ssl.SSLContext.getDefault())) {
       List<CompletableFuture<JWKSet>> stuck = new ArrayList<>();
       for (int i = 0; i < 12; i++) {
         stuck.add(fetcher.fetchAsync(issuer("https://idp" + i + ".stuck.example/jwks")));

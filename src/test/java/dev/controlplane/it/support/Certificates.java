@@ -64,6 +64,11 @@ public final class Certificates {
     return signed(ca, name, SERVER_EXTENSIONS, 2);
   }
 
+  /** A server certificate for the host name {@code host} only, signed by {@code ca}. */
+  public Pair serverForHost(Pair ca, String host) throws IOException, InterruptedException {
+    return signed(ca, host, "subjectAltName=DNS:" + host + "\nextendedKeyUsage=serverAuth\n", 2);
+  }
+
   /** The same, expired: valid until a day before it was issued ({@code -days -1}). */
   public Pair expiredServer(Pair ca, String name) throws IOException, InterruptedException {
     return signed(ca, name, SERVER_EXTENSIONS, -1);

@@ -54,7 +54,35 @@ public final class OidcProvider {
     MockOAuth2Server started = new MockOAuth2Server(config);
     started.start();
     Runtime.getRuntime().addShutdownHook(new Thread(started::shutdown));
+    warmUp(started);
     return started;
+  }
+
+  /**
+   * Serves one discovery document before a node asks for one. A provider's first answer in a test
+   * JVM loads its HTTP stack: 1.9 s on a loaded machine, inside the node's 2 s request timeout for
+   * key servers, which then refused the token (AlgorithmsIT). The node's own first fetch takes tens
+   * of milliseconds.
+   */
+  private static void warmUp(MockOAuth2Server started) {
+    java.net.http.HttpRequest request =
+        java.net.http.HttpRequest.newBuilder(started.wellKnownUrl("warm-up").uri())
+            .timeout(java.time.Duration.ofSeconds(30))
+            .build();
+    try {
+      int status =
+          java.net.http.HttpClient.newHttpClient()
+              .send(request, java.net.http.HttpResponse.BodyHandlers.discarding())
+              .statusCode();
+      if (status != 200) {
+        throw new IllegalStateException("the OIDC provider answered " + status + " to discovery");
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   public static String issuer(String id) {

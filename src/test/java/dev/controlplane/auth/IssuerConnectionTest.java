@@ -1,0 +1,264 @@
+package dev.controlplane.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import dev.controlplane.config.NetworkList;
+import dev.controlplane.it.support.Certificates;
+import io.grpc.util.AdvancedTlsX509KeyManager;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where a key fetch connects, and how it ends: each against real HTTP(S) servers on loopback. */
+class IssuerConnectionTest {
+
+  private static final String KEYS;
+
+  static {
+    try {
+      KEYS =
+          new JWKSet(new ECKeyGenerator(Curve.P_256).keyID("k1").generate().toPublicJWK())
+              .toString();
+    } catch (Exception e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final ExecutorService handlers = Executors.newCachedThreadPool();
+  private final List<HttpServer> servers = new java.util.ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    servers.forEach(s -> s.stop(0));
+    handlers.shutdownNow();
+  }
+
+  private static IssuerRecord issuer(String jwksUrl) {
+    return new IssuerRecord("https://idp.example", List.of(), null, jwksUrl, null, null, null);
+  }
+
+  private static KeyFetcher fetcher(String allowed, Map<String, String> names, SSLContext tls)
+      throws Exception {
+    KeyFetcher.Resolver resolver =
+        host -> {
+          String address = names.get(host);
+          if (address == null) {
+            throw new java.net.UnknownHostException(host);
+          }
+          return new InetAddress[] {InetAddress.getByName(address)};
+        };
+    return new KeyFetcher(true, new AddressPolicy(NetworkList.parse("t", allowed)), resolver, tls);
+  }
+
+  private HttpServer serve(HttpServer server, HttpHandler handler) {
+    server.createContext("/", handler);
+    server.setExecutor(handlers);
+    server.start();
+    servers.add(server);
+    return server;
+  }
+
+  private static void answer(HttpExchange exchange, int status, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    exchange.getResponseBody().write(bytes);
+    exchange.close();
+  }
+
+  /**
+   * The check and the connection use one lookup. Here the name {@code localhost} is looked up for
+   * the check as 127.0.0.2, which is allowed, while the system would connect it to 127.0.0.1, which
+   * is not, where another server listens on the same port: as a name whose answers change between
+   * two lookups (DNS rebinding) would. The keys come from 127.0.0.2, and 127.0.0.1 sees no request.
+   * With the JDK's HttpClient, which looked the name up again, the request went to 127.0.0.1.
+   */
+  @Test
+  void aRequestConnectsToTheAddressThatWasCheckedNotToAnotherLookupOfTheName() throws Exception {
+    AtomicInteger refusedHostRequests = new AtomicInteger();
+    int port = 0;
+    for (int attempt = 0; port == 0; attempt++) {
+      HttpServer allowed = HttpServer.create(new InetSocketAddress("127.0.0.2", 0), 0);
+      try {
+        HttpServer refused =
+            HttpServer.create(
+                new InetSocketAddress("127.0.0.1", allowed.getAddress().getPort()), 0);
+        serve(allowed, exchange -> answer(exchange, 200, KEYS));
+        serve(
+            refused,
+            exchange -> {
+              refusedHostRequests.incrementAndGet();
+              answer(exchange, 200, KEYS);
+            });
+        port = allowed.getAddress().getPort();
+      } catch (BindException taken) {
+        allowed.stop(0);
+        assertThat(attempt).as("a port free on 127.0.0.1 and 127.0.0.2").isLessThan(20);
+      }
+    }
+    try (KeyFetcher fetcher =
+        fetcher("127.0.0.2/32", Map.of("localhost", "127.0.0.2"), SSLContext.getDefault())) {
+      JWKSet keys = fetcher.fetchKeys(issuer("http://localhost:" + port + "/jwks"));
+      assertThat(keys.getKeyByKeyId("k1")).isNotNull();
+    }
+    assertThat(refusedHostRequests).as("requests that reached 127.0.0.1").hasValue(0);
+  }
+
+  /**
+   * Over https the connection goes to the checked address and the certificate is still verified
+   * against the URL's host name: a certificate for {@code idp.tls.test} is accepted for that name
+   * and refused for another name that resolves to the same server.
+   */
+  @Test
+  void httpsVerifiesTheHostNameOfTheUrlWhileConnectingToTheCheckedAddress(@TempDir Path dir)
+      throws Exception {
+    Certificates certificates = new Certificates(dir);
+    Certificates.Pair ca = certificates.ca("issuer-ca");
+    Certificates.Pair cert = certificates.serverForHost(ca, "idp.tls.test");
+    AdvancedTlsX509KeyManager identity = new AdvancedTlsX509KeyManager();
+    identity.updateIdentityCredentials(cert.cert().toFile(), cert.key().toFile());
+    SSLContext serverTls = SSLContext.getInstance("TLS");
+    serverTls.init(new KeyManager[] {identity}, null, null);
+    HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setHttpsConfigurator(new HttpsConfigurator(serverTls));
+    serve(server, exchange -> answer(exchange, 200, KEYS));
+    int port = server.getAddress().getPort();
+    Map<String, String> names = Map.of("idp.tls.test", "127.0.0.1", "other.tls.test", "127.0.0.1");
+    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, Certificates.trusting(ca.cert()))) {
+      assertThat(
+              fetcher
+                  .fetchKeys(issuer("https://idp.tls.test:" + port + "/jwks"))
+                  .getKeyByKeyId("k1"))
+          .isNotNull();
+      assertThatThrownBy(
+              () -> fetcher.fetchKeys(issuer("https://other.tls.test:" + port + "/jwks")))
+          .isInstanceOf(KeyFetcher.KeyFetchFailed.class)
+          .hasMessageContaining("TLS handshake failed");
+    }
+  }
+
+  /** A body that trickles in is cut off at the request timeout, and its connection closed. */
+  @Test
+  void aBodyThatTricklesInIsCutOffAtTheRequestTimeout() throws Exception {
+    AtomicInteger bytesWritten = new AtomicInteger();
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    serve(
+        server,
+        exchange -> {
+          exchange.sendResponseHeaders(200, 0);
+          OutputStream body = exchange.getResponseBody();
+          try {
+            while (true) {
+              body.write('{');
+              body.flush();
+              bytesWritten.incrementAndGet();
+              Thread.sleep(200);
+            }
+          } catch (InterruptedException | IOException closed) {
+            exchange.close();
+          }
+        });
+    try (KeyFetcher fetcher =
+        fetcher("127.0.0.1/32", Map.of("slow.test", "127.0.0.1"), SSLContext.getDefault())) {
+      long start = System.nanoTime();
+      assertThatThrownBy(
+              () ->
+                  fetcher.fetchKeys(
+                      issuer("http://slow.test:" + server.getAddress().getPort() + "/jwks")))
+          .isInstanceOf(KeyFetcher.KeyFetchFailed.class)
+          .hasMessageContaining("did not answer in time");
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      assertThat(took).isLessThan(KeyFetcher.REQUEST_TIMEOUT.plusSeconds(1));
+      assertThat(bytesWritten.get()).isGreaterThan(2);
+    }
+  }
+
+  /** A body over 64 KiB is refused whether or not its length is announced. */
+  @Test
+  void aBodyOverTheLimitIsRefusedWithOrWithoutAContentLength() throws Exception {
+    String big = " ".repeat(KeyFetcher.MAX_BYTES) + KEYS;
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    serve(
+        server,
+        exchange -> {
+          if (exchange.getRequestURI().getPath().equals("/announced")) {
+            answer(exchange, 200, big);
+            return;
+          }
+          exchange.sendResponseHeaders(200, 0);
+          exchange.getResponseBody().write(big.getBytes(StandardCharsets.UTF_8));
+          exchange.close();
+        });
+    String base = "http://big.test:" + server.getAddress().getPort();
+    try (KeyFetcher fetcher =
+        fetcher("127.0.0.1/32", Map.of("big.test", "127.0.0.1"), SSLContext.getDefault())) {
+      for (String path : List.of("/announced", "/chunked")) {
+        assertThatThrownBy(() -> fetcher.fetchKeys(issuer(base + path)))
+            .as(path)
+            .isInstanceOf(KeyFetcher.KeyFetchFailed.class)
+            .hasMessageContaining("larger than " + KeyFetcher.MAX_BYTES + " bytes");
+      }
+    }
+  }
+
+  /**
+   * A redirect on the same host is followed, its target checked again; one to another host is
+   * refused, and so is a status other than 200.
+   */
+  @Test
+  void redirectsStayOnTheIssuersHostAndOnlyA200IsAKeySet() throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    int[] port = new int[1];
+    serve(
+        server,
+        exchange -> {
+          switch (exchange.getRequestURI().getPath()) {
+            case "/moved" -> {
+              exchange.getResponseHeaders().add("Location", "/jwks");
+              answer(exchange, 302, "");
+            }
+            case "/elsewhere" -> {
+              exchange
+                  .getResponseHeaders()
+                  .add("Location", "http://other.test:" + port[0] + "/jwks");
+              answer(exchange, 302, "");
+            }
+            case "/jwks" -> answer(exchange, 200, KEYS);
+            default -> answer(exchange, 404, "{}");
+          }
+        });
+    port[0] = server.getAddress().getPort();
+    String base = "http://idp.test:" + port[0];
+    Map<String, String> names = Map.of("idp.test", "127.0.0.1", "other.test", "127.0.0.1");
+    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, SSLContext.getDefault())) {
+      assertThat(fetcher.fetchKeys(issuer(base + "/moved")).getKeyByKeyId("k1")).isNotNull();
+      assertThatThrownBy(() -> fetcher.fetchKeys(issuer(base + "/elsewhere")))
+          .hasMessageContaining("redirected to another host");
+      assertThatThrownBy(() -> fetcher.fetchKeys(issuer(base + "/gone")))
+          .hasMessageContaining("answered 404");
+    }
+  }
+}
