@@ -10,6 +10,7 @@ import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -78,9 +79,13 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   private final java.util.Map<String, CompletableFuture<InetAddress[]>> lookups =
       new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** Key servers' certificates are checked against the JVM's default TLS context. */
-  public KeyFetcher(boolean allowHttp, AddressPolicy addresses) {
-    this(allowHttp, addresses, InetAddress::getAllByName, defaultTls());
+  /**
+   * Key servers' certificates must chain to the JVM's default CAs or to one of {@code extraCas}
+   * ({@code SERVICE_CONTROLPLANE_OIDC_CA_FILE}).
+   */
+  public KeyFetcher(
+      boolean allowHttp, AddressPolicy addresses, java.util.List<X509Certificate> extraCas) {
+    this(allowHttp, addresses, InetAddress::getAllByName, IssuerTrust.context(extraCas));
   }
 
   KeyFetcher(boolean allowHttp, AddressPolicy addresses, Resolver resolver, SSLContext tls) {
@@ -113,14 +118,6 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
               return t;
             });
     pool.allowCoreThreadTimeOut(true);
-  }
-
-  private static SSLContext defaultTls() {
-    try {
-      return SSLContext.getDefault();
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("the JDK has no default TLS context", e);
-    }
   }
 
   /** Starts fetching the issuer's key set on the fetch threads; fails with a KeyFetchFailed. */

@@ -70,7 +70,11 @@ public class TokenExchange {
   void init() {
     // Reached before the upstream token is verified, for any tenant named in the URL.
     trusted = changes.cache(issuers::list, found -> !found.isEmpty());
-    fetcher = new KeyFetcher(config.allowHttp(), new AddressPolicy(config.allowedNetworks()));
+    fetcher =
+        new KeyFetcher(
+            config.allowHttp(),
+            new AddressPolicy(config.allowedNetworks()),
+            config.issuerCaCertificates());
     UpstreamKeySets keySets =
         new UpstreamKeySets(
             fetcher, config.jwksCacheTtl(), config.jwksRefreshInterval(), Clock.systemUTC());

@@ -1,8 +1,11 @@
 package dev.controlplane.config;
 
+import dev.controlplane.tls.PemFiles;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -47,6 +50,10 @@ public class AuthConfig {
   @Inject
   @ConfigProperty(name = "service.controlplane.oidc.allowed.networks")
   Optional<String> allowedNetworks;
+
+  @Inject
+  @ConfigProperty(name = "service.controlplane.oidc.ca.file")
+  Optional<String> issuerCaFile;
 
   @Inject
   @ConfigProperty(name = "service.controlplane.oidc.require.low.s", defaultValue = "false")
@@ -156,6 +163,23 @@ public class AuthConfig {
   }
 
   /**
+   * CA certificates trusted for issuers' discovery and key URLs besides the JDK's own (an IdP whose
+   * certificate a private CA signed); none when the setting is empty.
+   */
+  public List<X509Certificate> issuerCaCertificates() {
+    String file = issuerCaFile.orElse("").trim();
+    if (file.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return List.of(PemFiles.certificates(Path.of(file)));
+    } catch (PemFiles.TlsFileException | java.nio.file.InvalidPathException e) {
+      throw Settings.invalid(
+          "service.controlplane.oidc.ca.file", file, "cannot be used: " + e.getMessage());
+    }
+  }
+
+  /**
    * Whether ES256 signatures with a high S value (the malleable twin of a valid one) are refused.
    */
   public boolean requireLowS() {
@@ -217,6 +241,7 @@ public class AuthConfig {
     problems.check(this::bootstrapEnabled);
     problems.check(this::allowedAlgorithms);
     problems.check(this::allowedNetworks);
+    problems.check(this::issuerCaCertificates);
     problems.check(this::clockSkew);
     problems.check(this::jwksCacheTtl);
     problems.check(this::jwksRefreshInterval);

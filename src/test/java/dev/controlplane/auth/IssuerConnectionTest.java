@@ -21,6 +21,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -130,7 +132,8 @@ class IssuerConnectionTest {
   /**
    * Over https the connection goes to the checked address and the certificate is still verified
    * against the URL's host name: a certificate for {@code idp.tls.test} is accepted for that name
-   * and refused for another name that resolves to the same server.
+   * and refused for another name that resolves to the same server. Its private CA is trusted
+   * because SERVICE_CONTROLPLANE_OIDC_CA_FILE names it; with the JDK's CAs alone it is refused.
    */
   @Test
   void httpsVerifiesTheHostNameOfTheUrlWhileConnectingToTheCheckedAddress(@TempDir Path dir)
@@ -147,7 +150,8 @@ class IssuerConnectionTest {
     serve(server, exchange -> answer(exchange, 200, KEYS));
     int port = server.getAddress().getPort();
     Map<String, String> names = Map.of("idp.tls.test", "127.0.0.1", "other.tls.test", "127.0.0.1");
-    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, Certificates.trusting(ca.cert()))) {
+    List<X509Certificate> caFile = List.of(dev.controlplane.tls.PemFiles.certificates(ca.cert()));
+    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, IssuerTrust.context(caFile))) {
       assertThat(
               fetcher
                   .fetchKeys(issuer("https://idp.tls.test:" + port + "/jwks"))
@@ -158,6 +162,51 @@ class IssuerConnectionTest {
           .isInstanceOf(KeyFetcher.KeyFetchFailed.class)
           .hasMessageContaining("TLS handshake failed");
     }
+    try (KeyFetcher jdkCasOnly = fetcher("127.0.0.1/32", names, IssuerTrust.context(List.of()))) {
+      assertThatThrownBy(
+              () -> jdkCasOnly.fetchKeys(issuer("https://idp.tls.test:" + port + "/jwks")))
+          .hasMessageContaining("TLS handshake failed");
+    }
+  }
+
+  /** The CA file adds to the JDK's CAs: an IdP with a public certificate still verifies. */
+  @Test
+  void theCaFileIsTrustedBesidesEveryCaOfTheJdk(@TempDir Path dir) throws Exception {
+    X509Certificate privateCa =
+        dev.controlplane.tls.PemFiles.certificates(new Certificates(dir).ca("private").cert())[0];
+    List<X509Certificate> jdk = IssuerTrust.jdkCas();
+    assertThat(jdk).isNotEmpty();
+    KeyStore store = IssuerTrust.trustStore(List.of(privateCa));
+    assertThat(store.size()).isEqualTo(jdk.size() + 1);
+    assertThat(store.getCertificateAlias(privateCa)).isNotNull();
+    for (X509Certificate ca : jdk) {
+      assertThat(store.getCertificateAlias(ca))
+          .as(ca.getSubjectX500Principal().getName())
+          .isNotNull();
+    }
+  }
+
+  /** An IPv6 address literal in the URL is reached at that address, as any other host. */
+  @Test
+  void anIpv6LiteralUrlIsFetchedFromItsAddress() throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress("::1", 0), 0);
+    List<String> hosts = new java.util.concurrent.CopyOnWriteArrayList<>();
+    serve(
+        server,
+        exchange -> {
+          hosts.add(exchange.getRequestHeaders().getFirst("Host"));
+          answer(exchange, 200, KEYS);
+        });
+    try (KeyFetcher fetcher =
+        new KeyFetcher(
+            true,
+            new AddressPolicy(NetworkList.parse("t", "::1/128")),
+            InetAddress::getAllByName,
+            SSLContext.getDefault())) {
+      String url = "http://[::1]:" + server.getAddress().getPort() + "/jwks";
+      assertThat(fetcher.fetchKeys(issuer(url)).getKeyByKeyId("k1")).isNotNull();
+    }
+    assertThat(hosts).containsExactly("[::1]:" + server.getAddress().getPort());
   }
 
   /** A body that trickles in is cut off at the request timeout, and its connection closed. */

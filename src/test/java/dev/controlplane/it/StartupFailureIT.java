@@ -113,17 +113,24 @@ class StartupFailureIT {
     env.put("SERVICE_CONTROLPLANE_WATCH_WINDOW", "ten");
     env.put("SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL", "5 seconds");
     env.put("SERVICE_CONTROLPLANE_AUDIT_RETENTION", "0d");
+    Path noCaFile = notADirectory.resolveSibling(notADirectory.getFileName() + "-ca.pem");
+    env.put("SERVICE_CONTROLPLANE_OIDC_CA_FILE", noCaFile.toString());
     env.remove("SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY");
     env.remove("SERVICE_CONTROLPLANE_BROKER_TOKEN");
     env.put("SERVICE_CONTROLPLANE_BROKER_TOKEN_FALLBACKS", "an-old-broker-token");
     Outcome outcome = run(new ServerProcess("bad-settings", env).viaRunnableJar(), env);
     assertEndedWith(
         outcome,
-        "7 settings are invalid: config file " + file,
+        "8 settings are invalid: config file " + file,
         "'heartbeat_intervall' is not a setting",
         "SERVICE_CONTROLPLANE_WATCH_WINDOW = 'ten' (from the environment) is not an integer",
         "SERVICE_CONTROLPLANE_HEARTBEAT_INTERVAL = '5 seconds'",
         "SERVICE_CONTROLPLANE_AUDIT_RETENTION = '0d' (from the environment) is not positive",
+        "SERVICE_CONTROLPLANE_OIDC_CA_FILE = '"
+            + noCaFile
+            + "' (from the environment) cannot be used: "
+            + noCaFile
+            + " is not a readable PEM certificate file",
         "SERVICE_CONTROLPLANE_KEY_ENCRYPTION_KEY is not set",
         "SERVICE_CONTROLPLANE_BROKER_TOKEN_FALLBACKS is set but SERVICE_CONTROLPLANE_BROKER_TOKEN"
             + " is not",

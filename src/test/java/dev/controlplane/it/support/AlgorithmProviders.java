@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
-import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import no.nav.security.mock.oauth2.token.KeyProvider;
 
 /**
@@ -30,24 +29,13 @@ public final class AlgorithmProviders {
 
   /** A token as the provider issues it, signed with {@code algorithm}. */
   public static String token(String algorithm, String id, String subject) {
-    return server(algorithm)
-        .issueToken(
-            id,
-            "client",
-            new DefaultOAuth2TokenCallback(
-                id, subject, "JWT", List.of(OidcProvider.AUDIENCE), Map.of(), 300))
-        .serialize();
+    return OidcProvider.token(server(algorithm), id, subject, Map.of());
   }
 
   /** An issuer record for the provider's issuer {@code id}, found through discovery. */
   public static ObjectNode issuerRecord(String algorithm, String id) {
-    MockOAuth2Server server = server(algorithm);
     // Let the provider make its key now, not inside the control plane's fetch deadline.
     token(algorithm, id, "warm-up");
-    ObjectNode issuer = Http.JSON.createObjectNode();
-    issuer.put("issuer", server.issuerUrl(id).toString());
-    issuer.putArray("audiences").add(OidcProvider.AUDIENCE);
-    issuer.put("discovery_url", server.wellKnownUrl(id).toString());
-    return issuer;
+    return OidcProvider.issuerRecord(server(algorithm), id);
   }
 }

@@ -16,6 +16,8 @@ import java.util.Set;
 import no.nav.security.mock.oauth2.MockOAuth2Server;
 import no.nav.security.mock.oauth2.OAuth2Config;
 import no.nav.security.mock.oauth2.http.MockWebServerWrapper;
+import no.nav.security.mock.oauth2.http.Ssl;
+import no.nav.security.mock.oauth2.http.SslKeystore;
 import no.nav.security.mock.oauth2.token.DefaultOAuth2TokenCallback;
 import no.nav.security.mock.oauth2.token.KeyProvider;
 import no.nav.security.mock.oauth2.token.OAuth2TokenProvider;
@@ -42,19 +44,33 @@ public final class OidcProvider {
 
   /** A provider over HTTP that signs with the keys (and their algorithm) of {@code keys}. */
   static MockOAuth2Server start(KeyProvider keys) {
+    return start(keys, new MockWebServerWrapper(), null);
+  }
+
+  /**
+   * A provider over https, ES256, serving {@code identity} (a certificate for localhost), which
+   * {@code ca} signed.
+   */
+  public static MockOAuth2Server startHttps(Certificates.Pair identity, Certificates.Pair ca)
+      throws Exception {
+    dev.controlplane.tls.PemFiles.Identity pem =
+        dev.controlplane.tls.PemFiles.identity(identity.cert(), identity.key());
+    java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+    store.load(null, null);
+    store.setKeyEntry("idp", pem.key(), "changeit".toCharArray(), pem.chain());
+    MockWebServerWrapper https =
+        new MockWebServerWrapper(new Ssl(new SslKeystore("changeit", store)));
+    return start(new KeyProvider(List.of(), "ES256"), https, Certificates.trusting(ca.cert()));
+  }
+
+  private static MockOAuth2Server start(
+      KeyProvider keys, MockWebServerWrapper http, javax.net.ssl.SSLContext trust) {
     OAuth2Config config =
-        new OAuth2Config(
-            false,
-            null,
-            null,
-            false,
-            new OAuth2TokenProvider(keys),
-            Set.of(),
-            new MockWebServerWrapper());
+        new OAuth2Config(false, null, null, false, new OAuth2TokenProvider(keys), Set.of(), http);
     MockOAuth2Server started = new MockOAuth2Server(config);
     started.start();
     Runtime.getRuntime().addShutdownHook(new Thread(started::shutdown));
-    warmUp(started);
+    warmUp(started, trust);
     return started;
   }
 
@@ -64,14 +80,17 @@ public final class OidcProvider {
    * key servers, which then refused the token (AlgorithmsIT). The node's own first fetch takes tens
    * of milliseconds.
    */
-  private static void warmUp(MockOAuth2Server started) {
+  private static void warmUp(MockOAuth2Server started, javax.net.ssl.SSLContext trust)
+      throws java.io.UncheckedIOException {
     java.net.http.HttpRequest request =
         java.net.http.HttpRequest.newBuilder(started.wellKnownUrl("warm-up").uri())
             .timeout(java.time.Duration.ofSeconds(30))
             .build();
     try {
       int status =
-          java.net.http.HttpClient.newHttpClient()
+          (trust == null
+                  ? java.net.http.HttpClient.newHttpClient()
+                  : java.net.http.HttpClient.newBuilder().sslContext(trust).build())
               .send(request, java.net.http.HttpResponse.BodyHandlers.discarding())
               .statusCode();
       if (status != 200) {
@@ -107,12 +126,30 @@ public final class OidcProvider {
 
   /** A token as the provider issues it: ES256, the issuer's key, audience {@link #AUDIENCE}. */
   public static String token(String id, String subject, Map<String, Object> claims) {
-    return server()
+    return token(server(), id, subject, claims);
+  }
+
+  /**
+   * A token as {@code provider} issues it for its issuer {@code id}, audience {@link #AUDIENCE}.
+   */
+  public static String token(
+      MockOAuth2Server provider, String id, String subject, Map<String, Object> claims) {
+    return provider
         .issueToken(
             id,
             "client",
             new DefaultOAuth2TokenCallback(id, subject, "JWT", List.of(AUDIENCE), claims, 300))
         .serialize();
+  }
+
+  /** An issuer record for {@code provider}'s issuer {@code id}, found through discovery. */
+  public static com.fasterxml.jackson.databind.node.ObjectNode issuerRecord(
+      MockOAuth2Server provider, String id) {
+    var issuer = Http.JSON.createObjectNode();
+    issuer.put("issuer", provider.issuerUrl(id).toString());
+    issuer.putArray("audiences").add(AUDIENCE);
+    issuer.put("discovery_url", provider.wellKnownUrl(id).toString());
+    return issuer;
   }
 
   /** Claims of a normal token of issuer {@code id}, to be varied by a test. */

@@ -46,6 +46,8 @@ public final class SharedServer {
   private static int httpPort;
   private static int grpcPort;
   private static int bootstrapPort;
+  private static Certificates.Pair issuerCa;
+  private static Certificates certificates;
 
   private SharedServer() {}
 
@@ -64,6 +66,11 @@ public final class SharedServer {
     env.put("SERVICE_BOOTSTRAP_TOKEN", BOOTSTRAP_TOKEN);
     env.put("SERVICE_CONTROLPLANE_JWKS_MAX_AGE", JWKS_MAX_AGE.toMillis() + "ms");
     env.put("SERVICE_CONTROLPLANE_KEY_ROTATION_CHECK_INTERVAL", "250ms");
+    // A private CA whose certificates the node trusts for issuers besides the JDK's
+    // (HttpsIssuerIT).
+    certificates = new Certificates(java.nio.file.Files.createTempDirectory("issuer-ca-"));
+    issuerCa = certificates.ca("issuer-ca");
+    env.put("SERVICE_CONTROLPLANE_OIDC_CA_FILE", issuerCa.cert().toString());
     // Started as operators start a node, so that every run also goes through the JAR's launcher.
     server =
         new ServerProcess(Fork.qualify(System.getProperty("it.shared.name", "shared"), "-"), env)
@@ -110,6 +117,15 @@ public final class SharedServer {
 
   public static int bootstrapPort() {
     return bootstrapPort;
+  }
+
+  /** The CA of SERVICE_CONTROLPLANE_OIDC_CA_FILE, and where its certificates are made. */
+  public static Certificates.Pair issuerCa() {
+    return issuerCa;
+  }
+
+  public static Certificates certificates() {
+    return certificates;
   }
 
   public static ServerProcess process() {
