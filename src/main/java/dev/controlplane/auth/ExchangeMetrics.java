@@ -12,7 +12,9 @@ import org.eclipse.microprofile.metrics.Tag;
 
 /**
  * Token exchanges by outcome: a rise of {@code invalid_token} is a misconfigured issuer or an
- * attack, a rise of {@code forbidden} missing RBAC grants.
+ * attack, a rise of {@code forbidden} missing RBAC grants. And issuers' key fetches by outcome,
+ * which tell a key server that is down ({@code timeout}, {@code unreachable}) from one the node
+ * does not trust ({@code tls}) or may not reach ({@code refused}).
  */
 @ApplicationScoped
 public class ExchangeMetrics {
@@ -23,7 +25,18 @@ public class ExchangeMetrics {
           .withDescription("Token exchanges by outcome: issued, invalid_token, forbidden")
           .build();
 
+  private static final Metadata KEY_FETCHES =
+      Metadata.builder()
+          .withName("controlplane.issuer.key.fetches")
+          .withDescription(
+              "Fetches of issuers' discovery documents and key sets by outcome: fetched, timeout,"
+                  + " unreachable, tls, refused, invalid, busy, error")
+          .build();
+
   @Inject MetricRegistry registry;
+
+  private final java.util.Map<KeyFetcher.KeyFetchFailed.Outcome, Counter> keyFetches =
+      new java.util.EnumMap<>(KeyFetcher.KeyFetchFailed.Outcome.class);
 
   private Counter issued;
   private Counter invalid;
@@ -37,6 +50,13 @@ public class ExchangeMetrics {
     issued = registry.counter(EXCHANGES, new Tag("outcome", "issued"));
     invalid = registry.counter(EXCHANGES, new Tag("outcome", "invalid_token"));
     forbidden = registry.counter(EXCHANGES, new Tag("outcome", "forbidden"));
+    for (KeyFetcher.KeyFetchFailed.Outcome outcome : KeyFetcher.KeyFetchFailed.Outcome.values()) {
+      keyFetches.put(outcome, registry.counter(KEY_FETCHES, new Tag("outcome", outcome.label())));
+    }
+  }
+
+  void keyFetch(KeyFetcher.KeyFetchFailed.Outcome outcome) {
+    keyFetches.get(outcome).inc();
   }
 
   void issued() {

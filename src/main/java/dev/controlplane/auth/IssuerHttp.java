@@ -124,7 +124,9 @@ final class IssuerHttp implements AutoCloseable {
       byte[] body = status == 200 ? read(response.getEntity()) : new byte[0];
       return new Answer(status, location, body);
     } catch (IOException e) {
-      throw late.get() ? new KeyFetchFailed("the issuer did not answer in time") : failure(e);
+      throw late.get()
+          ? new KeyFetchFailed(KeyFetchFailed.Outcome.TIMEOUT, "the issuer did not answer in time")
+          : failure(e);
     } finally {
       cutOff.cancel(false);
       // Closes the connection at once; closing the response alone would read the rest of a body.
@@ -156,21 +158,28 @@ final class IssuerHttp implements AutoCloseable {
   }
 
   private KeyFetchFailed tooLarge() {
-    return new KeyFetchFailed("the issuer's response is larger than " + maxBytes + " bytes");
+    return new KeyFetchFailed(
+        KeyFetchFailed.Outcome.INVALID,
+        "the issuer's response is larger than " + maxBytes + " bytes");
   }
 
   private static KeyFetchFailed failure(IOException cause) {
     if (cause instanceof SocketTimeoutException
         || cause instanceof org.apache.hc.client5.http.ConnectTimeoutException) {
-      return new KeyFetchFailed("the issuer did not answer in time");
+      return new KeyFetchFailed(
+          KeyFetchFailed.Outcome.TIMEOUT, "the issuer did not answer in time");
     }
     if (cause instanceof SSLException) {
-      return new KeyFetchFailed("the issuer's TLS handshake failed (" + cause.getMessage() + ")");
+      return new KeyFetchFailed(
+          KeyFetchFailed.Outcome.TLS,
+          "the issuer's TLS handshake failed (" + cause.getMessage() + ")");
     }
     if (cause instanceof ClientProtocolException) {
-      return new KeyFetchFailed("the issuer's response could not be read");
+      return new KeyFetchFailed(
+          KeyFetchFailed.Outcome.INVALID, "the issuer's response could not be read");
     }
-    return new KeyFetchFailed("the issuer could not be reached");
+    return new KeyFetchFailed(
+        KeyFetchFailed.Outcome.UNREACHABLE, "the issuer could not be reached");
   }
 
   @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
+import dev.controlplane.auth.KeyFetcher.KeyFetchFailed.Outcome;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -76,6 +77,9 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
    */
   private final ThreadPoolExecutor resolvers;
 
+  /** Told how each fetch ended (the metrics). */
+  private volatile java.util.function.Consumer<KeyFetchFailed.Outcome> outcomes = outcome -> {};
+
   private final java.util.Map<String, CompletableFuture<InetAddress[]>> lookups =
       new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -123,11 +127,15 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   /** Starts fetching the issuer's key set on the fetch threads; fails with a KeyFetchFailed. */
   @Override
   public CompletableFuture<JWKSet> fetchAsync(IssuerRecord issuer) {
+    CompletableFuture<JWKSet> fetch;
     try {
-      return CompletableFuture.supplyAsync(() -> fetchKeys(issuer), pool);
+      fetch = CompletableFuture.supplyAsync(() -> fetchKeys(issuer), pool);
     } catch (RejectedExecutionException e) {
-      return CompletableFuture.failedFuture(new KeyFetchFailed("too many key fetches are queued"));
+      fetch =
+          CompletableFuture.failedFuture(
+              new KeyFetchFailed(Outcome.BUSY, "too many key fetches are queued"));
     }
+    return fetch.whenComplete((keys, error) -> outcomes.accept(KeyFetchFailed.of(error)));
   }
 
   /** The issuer's current key set, through {@code jwks_url} or the discovery document. */
@@ -137,18 +145,26 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
     if (jwksUrl == null) {
       JsonNode discovery = json(get(issuer.discoveryUrl(), deadline), "discovery document");
       if (!issuer.issuer().equals(discovery.path("issuer").asText(null))) {
-        throw new KeyFetchFailed("the discovery document names another issuer");
+        throw new KeyFetchFailed(Outcome.INVALID, "the discovery document names another issuer");
       }
       jwksUrl =
           Optional.ofNullable(discovery.path("jwks_uri").asText(null))
-              .orElseThrow(() -> new KeyFetchFailed("the discovery document has no jwks_uri"));
+              .orElseThrow(
+                  () ->
+                      new KeyFetchFailed(
+                          Outcome.INVALID, "the discovery document has no jwks_uri"));
     }
     String body = get(jwksUrl, deadline);
     try {
       return usable(JWKSet.parse(body).toPublicJWKSet());
     } catch (java.text.ParseException e) {
-      throw new KeyFetchFailed("the issuer's key set is not a JWK set");
+      throw new KeyFetchFailed(Outcome.INVALID, "the issuer's key set is not a JWK set");
     }
+  }
+
+  /** Tells {@code listener} how each fetch started from now on ends. */
+  public void onOutcome(java.util.function.Consumer<KeyFetchFailed.Outcome> listener) {
+    outcomes = listener;
   }
 
   /** How many key requests this fetcher made (for metrics and tests). */
@@ -202,24 +218,24 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
       if (status >= 300 && status < 400 && answer.location().isPresent()) {
         URI next = target.uri().resolve(answer.location().get());
         if (!target.uri().getHost().equalsIgnoreCase(String.valueOf(next.getHost()))) {
-          throw new KeyFetchFailed("the issuer redirected to another host");
+          throw new KeyFetchFailed(Outcome.REFUSED, "the issuer redirected to another host");
         }
         target = checked(next.toString(), deadline);
         continue;
       }
       if (status != 200) {
-        throw new KeyFetchFailed("the issuer answered " + status);
+        throw new KeyFetchFailed(Outcome.INVALID, "the issuer answered " + status);
       }
       return new String(answer.body(), StandardCharsets.UTF_8);
     }
-    throw new KeyFetchFailed("too many redirects");
+    throw new KeyFetchFailed(Outcome.INVALID, "too many redirects");
   }
 
   /** One request whose headers and body arrive before the request timeout and the deadline. */
   private IssuerHttp.Answer send(Target target, Instant deadline) {
     Duration left = Duration.between(Instant.now(), deadline);
     if (left.isNegative() || left.isZero()) {
-      throw new KeyFetchFailed("the issuer did not answer in time");
+      throw new KeyFetchFailed(Outcome.TIMEOUT, "the issuer did not answer in time");
     }
     Duration timeout = left.compareTo(REQUEST_TIMEOUT) < 0 ? left : REQUEST_TIMEOUT;
     fetches.incrementAndGet();
@@ -235,23 +251,24 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
     try {
       uri = new URI(url);
     } catch (java.net.URISyntaxException e) {
-      throw new KeyFetchFailed("not a URL");
+      throw new KeyFetchFailed(Outcome.REFUSED, "not a URL");
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("https") && !(allowHttp && scheme.equals("http"))) {
-      throw new KeyFetchFailed("key URLs must be https");
+      throw new KeyFetchFailed(Outcome.REFUSED, "key URLs must be https");
     }
     if (uri.getHost() == null || uri.getUserInfo() != null) {
-      throw new KeyFetchFailed("key URLs need a host and no user info");
+      throw new KeyFetchFailed(Outcome.REFUSED, "key URLs need a host and no user info");
     }
     InetAddress[] resolved = resolve(uri.getHost(), deadline);
     if (resolved.length == 0) {
-      throw new KeyFetchFailed("the issuer's host does not resolve");
+      throw new KeyFetchFailed(Outcome.UNREACHABLE, "the issuer's host does not resolve");
     }
     for (InetAddress address : resolved) {
       Optional<String> refusal = addresses.refusal(address);
       if (refusal.isPresent()) {
         throw new KeyFetchFailed(
+            Outcome.REFUSED,
             "key URL host "
                 + uri.getHost()
                 + " is "
@@ -277,14 +294,15 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
     try {
       return lookup.get(Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw new KeyFetchFailed("the issuer's host name did not resolve in time");
+      throw new KeyFetchFailed(Outcome.TIMEOUT, "the issuer's host name did not resolve in time");
     } catch (ExecutionException e) {
       throw e.getCause() instanceof KeyFetchFailed refused
           ? refused
-          : new KeyFetchFailed("the issuer's host does not resolve");
+          : new KeyFetchFailed(Outcome.UNREACHABLE, "the issuer's host does not resolve");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new KeyFetchFailed("interrupted while looking the issuer's host up");
+      throw new KeyFetchFailed(
+          Outcome.UNREACHABLE, "interrupted while looking the issuer's host up");
     }
   }
 
@@ -304,7 +322,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
     } catch (RejectedExecutionException e) {
       lookups.remove(host, lookup);
       lookup.completeExceptionally(
-          new KeyFetchFailed("too many issuer host names are being looked up"));
+          new KeyFetchFailed(Outcome.BUSY, "too many issuer host names are being looked up"));
     }
   }
 
@@ -312,14 +330,62 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
     try {
       return JSON.readTree(body);
     } catch (IOException e) {
-      throw new KeyFetchFailed("the " + what + " is not JSON");
+      throw new KeyFetchFailed(Outcome.INVALID, "the " + what + " is not JSON");
     }
   }
 
   /** A key fetch that failed; the token is then refused (401), the reason only logged. */
   static final class KeyFetchFailed extends RuntimeException {
-    KeyFetchFailed(String reason) {
+
+    /**
+     * How a fetch ended, as {@code controlplane_issuer_key_fetches_total{outcome}} counts it: an
+     * operator tells a key server that is down from one the node refuses to trust or to reach.
+     */
+    enum Outcome {
+      FETCHED,
+      /** No answer in time: connecting, the answer, or the host name's lookup. */
+      TIMEOUT,
+      /** The host does not resolve or refuses the connection. */
+      UNREACHABLE,
+      /** The certificate is not trusted or not the host's. */
+      TLS,
+      /** The node's rules refused the URL: scheme, address, a redirect to another host. */
+      REFUSED,
+      /** An answer that is not a usable discovery document or key set. */
+      INVALID,
+      /** Too many fetches or lookups at once; refused without trying. */
+      BUSY,
+      /** Anything else (a bug). */
+      ERROR;
+
+      /** The metric's label value. */
+      String label() {
+        return name().toLowerCase(Locale.ROOT);
+      }
+    }
+
+    private final Outcome outcome;
+
+    KeyFetchFailed(Outcome outcome, String reason) {
       super(reason, null, false, false);
+      this.outcome = outcome;
+    }
+
+    Outcome outcome() {
+      return outcome;
+    }
+
+    /** The outcome of a fetch that ended with {@code error} (or succeeded: null). */
+    static Outcome of(Throwable error) {
+      Throwable cause = error;
+      while (cause instanceof java.util.concurrent.CompletionException
+          && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      if (cause == null) {
+        return Outcome.FETCHED;
+      }
+      return cause instanceof KeyFetchFailed failed ? failed.outcome() : Outcome.ERROR;
     }
   }
 }

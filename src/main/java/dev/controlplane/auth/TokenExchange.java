@@ -75,6 +75,7 @@ public class TokenExchange {
             config.allowHttp(),
             new AddressPolicy(config.allowedNetworks()),
             config.issuerCaCertificates());
+    fetcher.onOutcome(metrics::keyFetch);
     UpstreamKeySets keySets =
         new UpstreamKeySets(
             fetcher, config.jwksCacheTtl(), config.jwksRefreshInterval(), Clock.systemUTC());

@@ -209,6 +209,55 @@ class IssuerConnectionTest {
     assertThat(hosts).containsExactly("[::1]:" + server.getAddress().getPort());
   }
 
+  /**
+   * Each fetch is told by how it ended (the metric {@code controlplane_issuer_key_fetches_total}):
+   * keys, an answer that is no key set, an address the node may not reach, a name that does not
+   * resolve, and a port nothing listens on.
+   */
+  @Test
+  void eachFetchIsCountedByHowItEnded() throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    serve(
+        server,
+        exchange -> {
+          if (exchange.getRequestURI().getPath().equals("/jwks")) {
+            answer(exchange, 200, KEYS);
+          } else {
+            answer(exchange, 404, "{}");
+          }
+        });
+    int port = server.getAddress().getPort();
+    int closedPort;
+    try (java.net.ServerSocket probe =
+        new java.net.ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      closedPort = probe.getLocalPort();
+    }
+    Map<String, String> names =
+        Map.of("idp.test", "127.0.0.1", "inside.test", "127.0.0.2", "closed.test", "127.0.0.1");
+    List<KeyFetcher.KeyFetchFailed.Outcome> outcomes =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, SSLContext.getDefault())) {
+      fetcher.onOutcome(outcomes::add);
+      String[] urls = {
+        "http://idp.test:" + port + "/jwks",
+        "http://idp.test:" + port + "/gone",
+        "http://inside.test:" + port + "/jwks",
+        "http://nowhere.test:" + port + "/jwks",
+        "http://closed.test:" + closedPort + "/jwks",
+      };
+      for (String url : urls) {
+        try {
+          fetcher.fetchAsync(issuer(url)).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException expected) {
+          // counted all the same
+        }
+      }
+    }
+    assertThat(outcomes)
+        .extracting(KeyFetcher.KeyFetchFailed.Outcome::label)
+        .containsExactly("fetched", "invalid", "refused", "unreachable", "unreachable");
+  }
+
   /** A body that trickles in is cut off at the request timeout, and its connection closed. */
   @Test
   void aBodyThatTricklesInIsCutOffAtTheRequestTimeout() throws Exception {

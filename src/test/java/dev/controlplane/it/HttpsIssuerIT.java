@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.controlplane.it.support.Auth;
 import dev.controlplane.it.support.Certificates;
 import dev.controlplane.it.support.Http;
+import dev.controlplane.it.support.Metrics;
 import dev.controlplane.it.support.OidcProvider;
 import dev.controlplane.it.support.SharedServer;
 import java.time.Duration;
@@ -60,15 +61,20 @@ class HttpsIssuerIT {
         "{}");
   }
 
+  private static final String FETCHES = "controlplane_issuer_key_fetches_total";
+
   @Test
-  void anIssuerWhoseCertificateTheConfiguredCaSignedIssuesTokens() {
+  void anIssuerWhoseCertificateTheConfiguredCaSignedIssuesTokens() throws Exception {
+    double fetched = Metrics.value(FETCHES, "outcome=\"fetched\"");
     var reply = exchangeThrough(trusted, "https-issuer");
     assertThat(reply.status()).as(reply.body()).isEqualTo(200);
     assertThat(reply.json().path("service_token").asText()).isNotEmpty();
+    Metrics.await(FETCHES, "outcome=\"fetched\"", n -> n >= fetched + 1);
   }
 
   @Test
   void anIssuerWhoseCaIsNeitherTheJdksNorConfiguredIsRefusedAndTheReasonLogged() throws Exception {
+    double tls = Metrics.value(FETCHES, "outcome=\"tls\"");
     var reply = exchangeThrough(untrusted, "https-untrusted");
     assertThat(reply.status()).as(reply.body()).isEqualTo(401);
     java.util.regex.Pattern reason =
@@ -81,5 +87,7 @@ class HttpsIssuerIT {
           .isLessThan(deadline);
       Thread.sleep(100);
     }
+    // Operators see it without the log: a key server the node does not trust, not one that is down.
+    Metrics.await(FETCHES, "outcome=\"tls\"", n -> n >= tls + 1);
   }
 }
