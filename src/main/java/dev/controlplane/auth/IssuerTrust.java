@@ -1,54 +1,186 @@
 package dev.controlplane.auth;
 
+import dev.controlplane.tls.PemFiles;
+import io.grpc.util.AdvancedTlsX509TrustManager;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.logging.Logger;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
 /**
  * Which certificate authorities key servers' certificates may chain to: the JVM's default ones, and
- * those of {@code SERVICE_CONTROLPLANE_OIDC_CA_FILE} besides. Both go into one trust store, checked
- * by the JDK's own PKIX trust manager, host names verified as for any https URL.
+ * those of {@code SERVICE_CONTROLPLANE_OIDC_CA_FILE} besides, checked by the JDK's PKIX trust
+ * manager with the URL's host name verified. The file is compared with what is in use before each
+ * key fetch ({@link #refresh}), so that an IdP's CA is replaced without a restart, as the other CA
+ * files are; a file that has become unusable is logged and the CAs in use stay.
  */
 final class IssuerTrust {
 
-  private IssuerTrust() {}
+  private static final Logger LOG = Logger.getLogger(IssuerTrust.class.getName());
+  private static final String SETTING = "SERVICE_CONTROLPLANE_OIDC_CA_FILE";
 
-  /** The JVM's default context when there is nothing to add. */
-  static SSLContext context(List<X509Certificate> extraCas) {
+  private final Optional<Path> file;
+  private final SSLContext context;
+  private final AdvancedTlsX509TrustManager manager;
+  private final List<X509Certificate> jdkCas;
+  private byte[] inUse = new byte[0];
+  private byte[] refused = new byte[0];
+
+  private IssuerTrust(
+      Optional<Path> file,
+      SSLContext context,
+      AdvancedTlsX509TrustManager manager,
+      List<X509Certificate> jdkCas) {
+    this.file = file;
+    this.context = context;
+    this.manager = manager;
+    this.jdkCas = jdkCas;
+  }
+
+  /** The JVM's default trust, nothing added and nothing to reload. */
+  static IssuerTrust jdkOnly() {
     try {
-      if (extraCas.isEmpty()) {
-        return SSLContext.getDefault();
-      }
-      TrustManagerFactory trust =
-          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(trustStore(extraCas));
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, trust.getTrustManagers(), null);
-      return context;
-    } catch (GeneralSecurityException | java.io.IOException e) {
+      return new IssuerTrust(Optional.empty(), SSLContext.getDefault(), null, List.of());
+    } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot set up the TLS trust for issuers", e);
     }
   }
 
-  /** The JDK's trusted CAs and {@code extraCas}, in one store. */
-  static KeyStore trustStore(List<X509Certificate> extraCas)
-      throws GeneralSecurityException, java.io.IOException {
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    store.load(null, null);
-    int n = 0;
-    for (X509Certificate ca : jdkCas()) {
-      store.setCertificateEntry("jdk-" + n++, ca);
+  /**
+   * The JDK's CAs and those of {@code caFile}, read now; an unusable file is an {@link
+   * IllegalArgumentException} naming the setting (the start checks it before this).
+   */
+  static IssuerTrust withCaFile(Path caFile) {
+    try {
+      AdvancedTlsX509TrustManager manager =
+          AdvancedTlsX509TrustManager.newBuilder()
+              .setVerification(
+                  AdvancedTlsX509TrustManager.Verification.CERTIFICATE_AND_HOST_NAME_VERIFICATION)
+              .build();
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, new TrustManager[] {manager}, null);
+      IssuerTrust trust = new IssuerTrust(Optional.of(caFile), context, manager, jdkCas());
+      Optional<String> problem = trust.load(true);
+      if (problem.isPresent()) {
+        throw new IllegalArgumentException(SETTING + ": " + problem.get());
+      }
+      return trust;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot set up the TLS trust for issuers", e);
     }
-    n = 0;
-    for (X509Certificate ca : extraCas) {
-      store.setCertificateEntry("oidc-ca-file-" + n++, ca);
+  }
+
+  static IssuerTrust of(Optional<Path> caFile) {
+    return caFile.map(IssuerTrust::withCaFile).orElseGet(IssuerTrust::jdkOnly);
+  }
+
+  /** The client context key fetches connect with; its trust follows {@link #refresh}. */
+  SSLContext context() {
+    return context;
+  }
+
+  /** Applies the CA file when its content differs from what is in use. */
+  void refresh() {
+    if (file.isPresent()) {
+      load(false);
     }
-    return store;
+  }
+
+  /** Empty when the file's content is in use (now or already); else why it is not. */
+  private synchronized Optional<String> load(boolean first) {
+    byte[] digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file.get()));
+    } catch (IOException e) {
+      return refuse(new byte[] {0}, first, file.get() + " cannot be read: " + e);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+    if (Arrays.equals(digest, inUse)) {
+      refused = new byte[0];
+      return Optional.empty();
+    }
+    if (Arrays.equals(digest, refused)) {
+      return Optional.of("unchanged since it was refused");
+    }
+    X509Certificate[] cas;
+    try {
+      cas = PemFiles.certificates(file.get());
+      List<X509Certificate> all = new ArrayList<>(jdkCas);
+      all.addAll(List.of(cas));
+      manager.updateTrustCredentials(all.toArray(X509Certificate[]::new));
+    } catch (PemFiles.TlsFileException | IOException | GeneralSecurityException e) {
+      return refuse(digest, first, e.getMessage());
+    }
+    inUse = digest;
+    refused = new byte[0];
+    forgetSessions();
+    LOG.info(
+        "issuer CA file "
+            + (first ? "loaded" : "reloaded")
+            + " ("
+            + SETTING
+            + "): "
+            + cas.length
+            + " certificate(s), the first '"
+            + cas[0].getSubjectX500Principal().getName()
+            + "' valid until "
+            + cas[0].getNotAfter().toInstant());
+    return Optional.empty();
+  }
+
+  /**
+   * A TLS session the client resumes skips the trust manager: without this, a key server the new
+   * file no longer trusts would still be reached on a session begun under the old one.
+   */
+  private void forgetSessions() {
+    SSLSessionContext sessions = context.getClientSessionContext();
+    for (byte[] id : java.util.Collections.list(sessions.getIds())) {
+      SSLSession session = sessions.getSession(id);
+      if (session != null) {
+        session.invalidate();
+      }
+    }
+  }
+
+  /** Logs a refused file once per content, keeping the CAs in use. */
+  private Optional<String> refuse(byte[] digest, boolean first, String why) {
+    if (!first && !Arrays.equals(digest, refused)) {
+      LOG.warning(
+          "issuer CA file not reloaded ("
+              + SETTING
+              + "), the CAs in use stay: "
+              + why
+              + "; key fetches check it again until it is fixed");
+    }
+    refused = digest;
+    return Optional.of(why);
+  }
+
+  /** Every CA a key server's certificate may chain to now. */
+  List<X509Certificate> acceptedIssuers() {
+    if (manager == null) {
+      try {
+        return jdkCas();
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return List.of(manager.getAcceptedIssuers());
   }
 
   static List<X509Certificate> jdkCas() throws GeneralSecurityException {

@@ -11,7 +11,7 @@ import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.cert.X509Certificate;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
-import javax.net.ssl.SSLContext;
 
 /**
  * Fetches an issuer's discovery document and key set, and nothing else: https only (unless http is
@@ -56,6 +55,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(KeyFetcher.class.getName());
 
   private final boolean allowHttp;
+  private final IssuerTrust trust;
   private final AddressPolicy addresses;
   private final IssuerHttp http;
   private final ThreadPoolExecutor pool;
@@ -84,16 +84,16 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
-   * Key servers' certificates must chain to the JVM's default CAs or to one of {@code extraCas}
-   * ({@code SERVICE_CONTROLPLANE_OIDC_CA_FILE}).
+   * Key servers' certificates must chain to the JVM's default CAs or to one of {@code caFile}'s
+   * ({@code SERVICE_CONTROLPLANE_OIDC_CA_FILE}), reread when it changes.
    */
-  public KeyFetcher(
-      boolean allowHttp, AddressPolicy addresses, java.util.List<X509Certificate> extraCas) {
-    this(allowHttp, addresses, InetAddress::getAllByName, IssuerTrust.context(extraCas));
+  public KeyFetcher(boolean allowHttp, AddressPolicy addresses, Optional<Path> caFile) {
+    this(allowHttp, addresses, InetAddress::getAllByName, IssuerTrust.of(caFile));
   }
 
-  KeyFetcher(boolean allowHttp, AddressPolicy addresses, Resolver resolver, SSLContext tls) {
+  KeyFetcher(boolean allowHttp, AddressPolicy addresses, Resolver resolver, IssuerTrust trust) {
     this.allowHttp = allowHttp;
+    this.trust = trust;
     this.addresses = addresses;
     this.resolver = resolver;
     this.resolvers =
@@ -108,7 +108,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    this.http = new IssuerHttp(tls, MAX_BYTES, THREADS, REQUEST_TIMEOUT);
+    this.http = new IssuerHttp(trust.context(), MAX_BYTES, THREADS, REQUEST_TIMEOUT);
     this.pool =
         new ThreadPoolExecutor(
             THREADS,
@@ -141,6 +141,7 @@ public final class KeyFetcher implements KeySource, AutoCloseable {
   /** The issuer's current key set, through {@code jwks_url} or the discovery document. */
   JWKSet fetchKeys(IssuerRecord issuer) {
     Instant deadline = Instant.now().plus(FETCH_DEADLINE);
+    trust.refresh();
     String jwksUrl = issuer.jwksUrl();
     if (jwksUrl == null) {
       JsonNode discovery = json(get(issuer.discoveryUrl(), deadline), "discovery document");

@@ -72,9 +72,7 @@ public class TokenExchange {
     trusted = changes.cache(issuers::list, found -> !found.isEmpty());
     fetcher =
         new KeyFetcher(
-            config.allowHttp(),
-            new AddressPolicy(config.allowedNetworks()),
-            config.issuerCaCertificates());
+            config.allowHttp(), new AddressPolicy(config.allowedNetworks()), config.issuerCaFile());
     fetcher.onOutcome(metrics::keyFetch);
     UpstreamKeySets keySets =
         new UpstreamKeySets(

@@ -162,6 +162,12 @@ public class AuthConfig {
         "service.controlplane.oidc.allowed.networks", allowedNetworks.orElse(""));
   }
 
+  /** The file of {@link #issuerCaCertificates}, read again by key fetches when it changes. */
+  public Optional<Path> issuerCaFile() {
+    String file = issuerCaFile.orElse("").trim();
+    return file.isEmpty() ? Optional.empty() : Optional.of(Path.of(file));
+  }
+
   /**
    * CA certificates trusted for issuers' discovery and key URLs besides the JDK's own (an IdP whose
    * certificate a private CA signed); none when the setting is empty.

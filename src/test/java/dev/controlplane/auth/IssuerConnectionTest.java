@@ -21,7 +21,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
@@ -63,7 +62,7 @@ class IssuerConnectionTest {
     return new IssuerRecord("https://idp.example", List.of(), null, jwksUrl, null, null, null);
   }
 
-  private static KeyFetcher fetcher(String allowed, Map<String, String> names, SSLContext tls)
+  private static KeyFetcher fetcher(String allowed, Map<String, String> names, IssuerTrust tls)
       throws Exception {
     KeyFetcher.Resolver resolver =
         host -> {
@@ -82,6 +81,17 @@ class IssuerConnectionTest {
     server.start();
     servers.add(server);
     return server;
+  }
+
+  /** An https key server on 127.0.0.1 serving {@code cert}, answering the key set. */
+  private HttpServer httpsServer(Certificates.Pair cert) throws Exception {
+    AdvancedTlsX509KeyManager identity = new AdvancedTlsX509KeyManager();
+    identity.updateIdentityCredentials(cert.cert().toFile(), cert.key().toFile());
+    SSLContext serverTls = SSLContext.getInstance("TLS");
+    serverTls.init(new KeyManager[] {identity}, null, null);
+    HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setHttpsConfigurator(new HttpsConfigurator(serverTls));
+    return serve(server, exchange -> answer(exchange, 200, KEYS));
   }
 
   private static void answer(HttpExchange exchange, int status, String body) throws IOException {
@@ -122,7 +132,7 @@ class IssuerConnectionTest {
       }
     }
     try (KeyFetcher fetcher =
-        fetcher("127.0.0.2/32", Map.of("localhost", "127.0.0.2"), SSLContext.getDefault())) {
+        fetcher("127.0.0.2/32", Map.of("localhost", "127.0.0.2"), IssuerTrust.jdkOnly())) {
       JWKSet keys = fetcher.fetchKeys(issuer("http://localhost:" + port + "/jwks"));
       assertThat(keys.getKeyByKeyId("k1")).isNotNull();
     }
@@ -141,17 +151,9 @@ class IssuerConnectionTest {
     Certificates certificates = new Certificates(dir);
     Certificates.Pair ca = certificates.ca("issuer-ca");
     Certificates.Pair cert = certificates.serverForHost(ca, "idp.tls.test");
-    AdvancedTlsX509KeyManager identity = new AdvancedTlsX509KeyManager();
-    identity.updateIdentityCredentials(cert.cert().toFile(), cert.key().toFile());
-    SSLContext serverTls = SSLContext.getInstance("TLS");
-    serverTls.init(new KeyManager[] {identity}, null, null);
-    HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.setHttpsConfigurator(new HttpsConfigurator(serverTls));
-    serve(server, exchange -> answer(exchange, 200, KEYS));
-    int port = server.getAddress().getPort();
+    int port = httpsServer(cert).getAddress().getPort();
     Map<String, String> names = Map.of("idp.tls.test", "127.0.0.1", "other.tls.test", "127.0.0.1");
-    List<X509Certificate> caFile = List.of(dev.controlplane.tls.PemFiles.certificates(ca.cert()));
-    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, IssuerTrust.context(caFile))) {
+    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, IssuerTrust.withCaFile(ca.cert()))) {
       assertThat(
               fetcher
                   .fetchKeys(issuer("https://idp.tls.test:" + port + "/jwks"))
@@ -162,7 +164,7 @@ class IssuerConnectionTest {
           .isInstanceOf(KeyFetcher.KeyFetchFailed.class)
           .hasMessageContaining("TLS handshake failed");
     }
-    try (KeyFetcher jdkCasOnly = fetcher("127.0.0.1/32", names, IssuerTrust.context(List.of()))) {
+    try (KeyFetcher jdkCasOnly = fetcher("127.0.0.1/32", names, IssuerTrust.jdkOnly())) {
       assertThatThrownBy(
               () -> jdkCasOnly.fetchKeys(issuer("https://idp.tls.test:" + port + "/jwks")))
           .hasMessageContaining("TLS handshake failed");
@@ -172,18 +174,66 @@ class IssuerConnectionTest {
   /** The CA file adds to the JDK's CAs: an IdP with a public certificate still verifies. */
   @Test
   void theCaFileIsTrustedBesidesEveryCaOfTheJdk(@TempDir Path dir) throws Exception {
-    X509Certificate privateCa =
-        dev.controlplane.tls.PemFiles.certificates(new Certificates(dir).ca("private").cert())[0];
+    Path file = new Certificates(dir).ca("private").cert();
+    X509Certificate privateCa = dev.controlplane.tls.PemFiles.certificates(file)[0];
     List<X509Certificate> jdk = IssuerTrust.jdkCas();
     assertThat(jdk).isNotEmpty();
-    KeyStore store = IssuerTrust.trustStore(List.of(privateCa));
-    assertThat(store.size()).isEqualTo(jdk.size() + 1);
-    assertThat(store.getCertificateAlias(privateCa)).isNotNull();
-    for (X509Certificate ca : jdk) {
-      assertThat(store.getCertificateAlias(ca))
-          .as(ca.getSubjectX500Principal().getName())
+    List<X509Certificate> accepted = IssuerTrust.withCaFile(file).acceptedIssuers();
+    assertThat(accepted).hasSize(jdk.size() + 1).contains(privateCa).containsAll(jdk);
+    assertThat(IssuerTrust.jdkOnly().acceptedIssuers()).doesNotContain(privateCa);
+  }
+
+  /**
+   * The CA file is compared with what is in use before each fetch: an IdP whose certificate moves
+   * to another private CA is trusted once the file names that CA, without a restart; a file that
+   * becomes unusable keeps the CAs in use, and is applied once it is fixed.
+   */
+  @Test
+  void aReplacedCaFileIsUsedByTheNextFetchAndAnUnusableOneKeepsTheCasInUse(@TempDir Path dir)
+      throws Exception {
+    Certificates certificates = new Certificates(dir);
+    Certificates.Pair oldCa = certificates.ca("old-ca");
+    Certificates.Pair newCa = certificates.ca("new-ca");
+    Certificates.Pair cert = certificates.serverForHost(newCa, "idp.tls.test");
+    int port = httpsServer(cert).getAddress().getPort();
+    Path file = dir.resolve("oidc-ca.pem");
+    java.nio.file.Files.copy(oldCa.cert(), file);
+    IssuerRecord issuer = issuer("https://idp.tls.test:" + port + "/jwks");
+    Map<String, String> names = Map.of("idp.tls.test", "127.0.0.1");
+    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, IssuerTrust.withCaFile(file))) {
+      assertThatThrownBy(() -> fetcher.fetchKeys(issuer))
+          .as("the certificate's CA is not in the file yet")
+          .hasMessageContaining("TLS handshake failed");
+
+      java.nio.file.Files.copy(
+          newCa.cert(), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      assertThat(fetcher.fetchKeys(issuer).getKeyByKeyId("k1")).isNotNull();
+
+      java.nio.file.Files.writeString(file, "-----BEGIN CERTIFICATE-----\nnot base64\n");
+      assertThat(fetcher.fetchKeys(issuer).getKeyByKeyId("k1"))
+          .as("a broken file keeps the CA in use")
           .isNotNull();
+      java.nio.file.Files.delete(file);
+      assertThat(fetcher.fetchKeys(issuer).getKeyByKeyId("k1"))
+          .as("so does a missing one")
+          .isNotNull();
+
+      java.nio.file.Files.copy(oldCa.cert(), file);
+      assertThatThrownBy(() -> fetcher.fetchKeys(issuer))
+          .as("the fixed file is applied: only the old CA is trusted again")
+          .hasMessageContaining("TLS handshake failed");
     }
+  }
+
+  /** An unusable file at start names the setting. */
+  @Test
+  void anUnusableCaFileAtStartNamesTheSetting(@TempDir Path dir) throws Exception {
+    Path file = java.nio.file.Files.writeString(dir.resolve("ca.pem"), "no certificate here");
+    assertThatThrownBy(() -> IssuerTrust.withCaFile(file))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("SERVICE_CONTROLPLANE_OIDC_CA_FILE: ");
+    assertThatThrownBy(() -> IssuerTrust.withCaFile(dir.resolve("absent.pem")))
+        .hasMessageContaining("absent.pem");
   }
 
   /** An IPv6 address literal in the URL is reached at that address, as any other host. */
@@ -202,7 +252,7 @@ class IssuerConnectionTest {
             true,
             new AddressPolicy(NetworkList.parse("t", "::1/128")),
             InetAddress::getAllByName,
-            SSLContext.getDefault())) {
+            IssuerTrust.jdkOnly())) {
       String url = "http://[::1]:" + server.getAddress().getPort() + "/jwks";
       assertThat(fetcher.fetchKeys(issuer(url)).getKeyByKeyId("k1")).isNotNull();
     }
@@ -236,7 +286,7 @@ class IssuerConnectionTest {
         Map.of("idp.test", "127.0.0.1", "inside.test", "127.0.0.2", "closed.test", "127.0.0.1");
     List<KeyFetcher.KeyFetchFailed.Outcome> outcomes =
         new java.util.concurrent.CopyOnWriteArrayList<>();
-    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, SSLContext.getDefault())) {
+    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, IssuerTrust.jdkOnly())) {
       fetcher.onOutcome(outcomes::add);
       String[] urls = {
         "http://idp.test:" + port + "/jwks",
@@ -280,7 +330,7 @@ class IssuerConnectionTest {
           }
         });
     try (KeyFetcher fetcher =
-        fetcher("127.0.0.1/32", Map.of("slow.test", "127.0.0.1"), SSLContext.getDefault())) {
+        fetcher("127.0.0.1/32", Map.of("slow.test", "127.0.0.1"), IssuerTrust.jdkOnly())) {
       long start = System.nanoTime();
       assertThatThrownBy(
               () ->
@@ -312,7 +362,7 @@ class IssuerConnectionTest {
         });
     String base = "http://big.test:" + server.getAddress().getPort();
     try (KeyFetcher fetcher =
-        fetcher("127.0.0.1/32", Map.of("big.test", "127.0.0.1"), SSLContext.getDefault())) {
+        fetcher("127.0.0.1/32", Map.of("big.test", "127.0.0.1"), IssuerTrust.jdkOnly())) {
       for (String path : List.of("/announced", "/chunked")) {
         assertThatThrownBy(() -> fetcher.fetchKeys(issuer(base + path)))
             .as(path)
@@ -351,7 +401,7 @@ class IssuerConnectionTest {
     port[0] = server.getAddress().getPort();
     String base = "http://idp.test:" + port[0];
     Map<String, String> names = Map.of("idp.test", "127.0.0.1", "other.test", "127.0.0.1");
-    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, SSLContext.getDefault())) {
+    try (KeyFetcher fetcher = fetcher("127.0.0.1/32", names, IssuerTrust.jdkOnly())) {
       assertThat(fetcher.fetchKeys(issuer(base + "/moved")).getKeyByKeyId("k1")).isNotNull();
       assertThatThrownBy(() -> fetcher.fetchKeys(issuer(base + "/elsewhere")))
           .hasMessageContaining("redirected to another host");

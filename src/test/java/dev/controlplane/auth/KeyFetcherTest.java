@@ -68,7 +68,7 @@ class KeyFetcherTest {
             true,
             new AddressPolicy(NetworkList.parse("t", "127.0.0.0/8")),
             resolver,
-            javax.net.ssl.SSLContext.getDefault())) {
+            IssuerTrust.jdkOnly())) {
       List<CompletableFuture<JWKSet>> stuck = new ArrayList<>();
       for (int i = 0; i < 12; i++) {
         stuck.add(fetcher.fetchAsync(issuer("https://idp" + i + ".stuck.example/jwks")));
