@@ -55,7 +55,7 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
       return next.startCall(call, headers);
     }
     if (certificates.enabled()) {
-      Optional<X509Certificate> peer = peerCertificate(call);
+      Optional<X509Certificate[]> peer = peerChain(call);
       if (peer.isPresent()) {
         return certified(call, headers, next, peer.get());
       }
@@ -80,8 +80,18 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
   }
 
   private <Q, R> ServerCall.Listener<Q> certified(
-      ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next, X509Certificate cert) {
-    Optional<String> name = BrokerCertificates.commonName(cert);
+      ServerCall<Q, R> call,
+      Metadata headers,
+      ServerCallHandler<Q, R> next,
+      X509Certificate[] chain) {
+    Optional<String> withdrawn = certificates.withdrawn(chain);
+    if (withdrawn.isPresent()) {
+      return refuse(
+          call,
+          Status.UNAUTHENTICATED,
+          "the client certificate is no longer accepted: " + withdrawn.get());
+    }
+    Optional<String> name = BrokerCertificates.commonName(chain[0]);
     if (name.isEmpty()) {
       return refuse(
           call, Status.PERMISSION_DENIED, "the client certificate's subject has no common name");
@@ -98,16 +108,24 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
     return Contexts.interceptCall(context, call, headers, next);
   }
 
-  private static Optional<X509Certificate> peerCertificate(ServerCall<?, ?> call) {
+  private static Optional<X509Certificate[]> peerChain(ServerCall<?, ?> call) {
     SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
     if (session == null) {
       return Optional.empty();
     }
     try {
       Certificate[] chain = session.getPeerCertificates();
-      return chain.length > 0 && chain[0] instanceof X509Certificate x509
-          ? Optional.of(x509)
-          : Optional.empty();
+      if (chain.length == 0) {
+        return Optional.empty();
+      }
+      X509Certificate[] x509 = new X509Certificate[chain.length];
+      for (int i = 0; i < chain.length; i++) {
+        if (!(chain[i] instanceof X509Certificate cert)) {
+          return Optional.empty();
+        }
+        x509[i] = cert;
+      }
+      return Optional.of(x509);
     } catch (SSLPeerUnverifiedException noCertificate) {
       return Optional.empty();
     }

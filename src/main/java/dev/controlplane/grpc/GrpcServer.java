@@ -153,7 +153,7 @@ public final class GrpcServer {
    * and verified against the broker CA but not required by the handshake, so admin clients with a
    * bearer token need none: the broker services demand one ({@link BrokerCredentialInterceptor}).
    */
-  private static ServerCredentials credentials(TransportSecurity tls) {
+  static ServerCredentials credentials(TransportSecurity tls) {
     if (!tls.enabled()) {
       return InsecureServerCredentials.create();
     }

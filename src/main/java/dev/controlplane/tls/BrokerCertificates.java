@@ -3,6 +3,7 @@ package dev.controlplane.tls;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
@@ -18,11 +19,23 @@ public final class BrokerCertificates {
   private final boolean enabled;
   private final boolean required;
   private final List<String> allowed;
+  private final Function<X509Certificate[], Optional<String>> withdrawn;
 
-  BrokerCertificates(TlsSettings settings) {
+  BrokerCertificates(
+      TlsSettings settings, Function<X509Certificate[], Optional<String>> withdrawn) {
     this.enabled = settings.mtlsEnabled();
     this.required = settings.certificateRequired();
     this.allowed = settings.allowedCommonNames();
+    this.withdrawn = withdrawn;
+  }
+
+  /**
+   * Why a client chain verified in its handshake is not trusted by the broker CA and CRL files in
+   * use now; empty when it still is. Asked on every broker call, because a resumed TLS session or a
+   * connection opened before a revocation is not verified again by the handshake.
+   */
+  public Optional<String> withdrawn(X509Certificate[] chain) {
+    return withdrawn.apply(chain);
   }
 
   /** Client certificates identify brokers (mTLS is on). */

@@ -8,19 +8,28 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.X509ExtendedTrustManager;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * The node's TLS identity and, with mutual TLS, the CA brokers' certificates must chain to. Both
@@ -37,6 +46,9 @@ public final class TransportSecurity implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(TransportSecurity.class.getName());
 
+  /** Certificates whose check outcome is kept at once (brokers, not requests, are counted). */
+  private static final int CHECKED_LIMIT = 10_000;
+
   private final TlsSettings settings;
   private final AdvancedTlsX509KeyManager keys = new AdvancedTlsX509KeyManager();
   private final TrustFile brokerCa;
@@ -44,6 +56,7 @@ public final class TransportSecurity implements AutoCloseable {
   private final Optional<LibertyKeystore> liberty;
   private final BrokerCertificates brokers;
   private ScheduledExecutorService poller;
+  private SSLContext cluster;
   private byte[] identityDigest = new byte[0];
 
   private TransportSecurity(TlsSettings settings, Optional<LibertyKeystore> liberty)
@@ -72,7 +85,9 @@ public final class TransportSecurity implements AutoCloseable {
                     "SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH",
                     "cluster member"))
             : null;
-    this.brokers = new BrokerCertificates(settings);
+    this.brokers =
+        new BrokerCertificates(
+            settings, brokerCa == null ? chain -> Optional.empty() : brokerCa::withdrawn);
   }
 
   /**
@@ -178,16 +193,44 @@ public final class TransportSecurity implements AutoCloseable {
    * TLS for JGroups between cluster members, when configured: this node's identity on both ends of
    * a connection, the peer's verified against the cluster CA.
    */
-  public Optional<SSLContext> clusterContext() {
+  public synchronized Optional<SSLContext> clusterContext() {
     if (clusterCa == null) {
       return Optional.empty();
     }
-    try {
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(new KeyManager[] {keys}, new TrustManager[] {clusterCa.manager()}, null);
-      return Optional.of(context);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot set up TLS for cluster traffic", e);
+    if (cluster == null) {
+      try {
+        // Sessions a member resumes skip the trust manager; the JDK's default stateless tickets
+        // cannot be withdrawn, sessions kept by the listening end can (forgetSessions). The JDK
+        // reads this as each context is made; for other contexts of the node it only means the
+        // same, sessions kept in memory instead of in tickets.
+        System.setProperty("jdk.tls.server.enableSessionTicketExtension", "false");
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(new KeyManager[] {keys}, new TrustManager[] {clusterCa.manager()}, null);
+        cluster = context;
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("cannot set up TLS for cluster traffic", e);
+      }
+    }
+    return Optional.of(cluster);
+  }
+
+  /**
+   * Ends the resumption of every TLS session of cluster traffic begun under the previous cluster CA
+   * or CRL files: a member whose certificate was revoked would otherwise rejoin on its old session
+   * without being checked again.
+   */
+  private synchronized void forgetClusterSessions() {
+    if (cluster == null) {
+      return;
+    }
+    for (SSLSessionContext sessions :
+        List.of(cluster.getServerSessionContext(), cluster.getClientSessionContext())) {
+      for (byte[] id : Collections.list(sessions.getIds())) {
+        SSLSession session = sessions.getSession(id);
+        if (session != null) {
+          session.invalidate();
+        }
+      }
     }
   }
 
@@ -239,8 +282,8 @@ public final class TransportSecurity implements AutoCloseable {
     if (brokerCa != null) {
       brokerCa.reload(first);
     }
-    if (clusterCa != null) {
-      clusterCa.reload(first);
+    if (clusterCa != null && clusterCa.reload(first)) {
+      forgetClusterSessions();
     }
   }
 
@@ -256,6 +299,15 @@ public final class TransportSecurity implements AutoCloseable {
     private final AdvancedTlsX509TrustManager manager;
     private byte[] caDigest = new byte[0];
     private byte[] crlDigest = new byte[0];
+
+    /** The CAs of the file as read last, for checks outside a handshake. */
+    private volatile X509TrustManager current;
+
+    /**
+     * Leaf certificates checked against the files in use, with the outcome; a new map whenever the
+     * files change.
+     */
+    private volatile Map<X509Certificate, Optional<String>> checked = new ConcurrentHashMap<>();
 
     TrustFile(String label, Path file, Optional<Path> crlFile, RevocationList revocations)
         throws GeneralSecurityException {
@@ -277,12 +329,13 @@ public final class TransportSecurity implements AutoCloseable {
       return manager;
     }
 
-    void reload(boolean first) throws TlsFileException, GeneralSecurityException {
+    /** Whether the files changed and were applied. */
+    boolean reload(boolean first) throws TlsFileException, GeneralSecurityException {
       byte[] caNow = digest(file);
       byte[] crlNow = crlFile.isPresent() ? digest(crlFile.get()) : crlDigest;
       boolean caChanged = !Arrays.equals(caNow, caDigest);
       if (!caChanged && Arrays.equals(crlNow, crlDigest)) {
-        return;
+        return false;
       }
       X509Certificate[] cas = PemFiles.certificates(file);
       // Both files are checked before either is used: a CRL that does not match the CAs keeps
@@ -291,6 +344,7 @@ public final class TransportSecurity implements AutoCloseable {
       if (caChanged) {
         try {
           manager.updateTrustCredentials(cas);
+          current = pkix(cas);
         } catch (IOException e) {
           throw new TlsFileException(file, "cannot be used as a trust store", e);
         }
@@ -303,6 +357,55 @@ public final class TransportSecurity implements AutoCloseable {
       }
       caDigest = caNow;
       crlDigest = crlNow;
+      checked = new ConcurrentHashMap<>();
+      return true;
+    }
+
+    /**
+     * Why a chain that passed a handshake is not trusted by the files in use now (its CA left the
+     * file, or a CRL lists it); empty when it still is. A TLS session resumed after the change, or
+     * a connection opened before it, carries the chain of its first handshake, which the trust
+     * manager is not asked about again.
+     */
+    Optional<String> withdrawn(X509Certificate[] chain) {
+      Map<X509Certificate, Optional<String>> outcomes = checked;
+      Optional<String> known = outcomes.get(chain[0]);
+      if (known != null) {
+        return known;
+      }
+      Optional<String> outcome;
+      try {
+        current.checkClientTrusted(chain, chain[0].getPublicKey().getAlgorithm());
+        revocations.check(chain);
+        outcome = Optional.empty();
+      } catch (java.security.cert.CertificateRevokedException e) {
+        outcome = Optional.of("the certificate has been revoked");
+      } catch (java.security.cert.CertificateException e) {
+        outcome =
+            Optional.of("it fails the check against the " + label + " file: " + e.getMessage());
+      }
+      if (outcomes.size() >= CHECKED_LIMIT) {
+        outcomes.clear();
+      }
+      outcomes.put(chain[0], outcome);
+      return outcome;
+    }
+
+    private static X509TrustManager pkix(X509Certificate[] cas)
+        throws GeneralSecurityException, IOException {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(null, null);
+      for (int i = 0; i < cas.length; i++) {
+        store.setCertificateEntry("ca-" + i, cas[i]);
+      }
+      TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
+      factory.init(store);
+      for (TrustManager manager : factory.getTrustManagers()) {
+        if (manager instanceof X509TrustManager x509) {
+          return x509;
+        }
+      }
+      throw new GeneralSecurityException("no X.509 trust manager");
     }
   }
 

@@ -29,7 +29,8 @@ class BrokerCertificatesTest {
             false,
             Optional.empty(),
             Optional.empty(),
-            Optional.empty()));
+            Optional.empty()),
+        chain -> Optional.empty());
   }
 
   @Test

@@ -215,6 +215,46 @@ class TransportSecurityTest {
   }
 
   /**
+   * A member that connected before its certificate was revoked cannot come back on a session it
+   * resumes (which skips the certificate check): the listening member forgets its sessions when the
+   * cluster CRL or CA changes. The same listener and the same caller each time, as members
+   * reconnect to each other's one port.
+   */
+  @Test
+  void aRevokedMemberCannotRejoinOnASessionResumedFromBeforeTheRevocation() throws Exception {
+    Pair clusterCa = certs.ca("cluster");
+    Pair m1 = certs.server(clusterCa, "m1");
+    Pair m2 = certs.server(clusterCa, "m2");
+    Path crl = certs.crl(clusterCa, dir.resolve("members.crl"), certs.server(clusterCa, "m9"));
+    try (var one = TransportSecurity.start(member(m1, clusterCa, crl), Optional.empty());
+        var two = TransportSecurity.start(member(m2, clusterCa, crl), Optional.empty());
+        var listening = listen(one.clusterContext().orElseThrow())) {
+      SSLContext caller = two.clusterContext().orElseThrow();
+      assertEquals("accepted", rejoin(listening, caller));
+      assertEquals("accepted", rejoin(listening, caller), "resumed");
+
+      certs.crl(clusterCa, crl, m2);
+      one.reload(false);
+      assertEquals("refused: revoked", rejoin(listening, caller));
+    }
+  }
+
+  /** {@code caller} connects to {@code listening} as JGroups does: "accepted", or why not. */
+  private static String rejoin(SSLServerSocket listening, SSLContext caller) throws Exception {
+    var accepted = acceptOne(listening);
+    String called;
+    try (var s = (SSLSocket) caller.getSocketFactory().createSocket()) {
+      s.connect(listening.getLocalSocketAddress());
+      s.startHandshake();
+      called = s.getInputStream().read() == 1 ? "accepted" : "refused: closed";
+    } catch (IOException e) {
+      called = outcome(e);
+    }
+    String answered = accepted.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    return answered.equals("accepted") && called.equals("accepted") ? "accepted" : answered;
+  }
+
+  /**
    * A handshake between two members' cluster contexts, {@code caller} connecting to {@code
    * listener}: "accepted", or "refused: revoked" when either end found the other's certificate
    * revoked.
