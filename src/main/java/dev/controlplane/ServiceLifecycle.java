@@ -121,6 +121,7 @@ public class ServiceLifecycle {
       state.schemaValid();
       startLeadership();
       hub.start();
+      tls.onBrokerTrustChange(hub::closeWithdrawn);
       pipeline.start(hub);
       listener =
           new ChangeNotificationListener(

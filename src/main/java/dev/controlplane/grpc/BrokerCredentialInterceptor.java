@@ -14,6 +14,7 @@ import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
@@ -33,6 +34,15 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
 
   /** The broker a verified client certificate names; unset for token-authenticated calls. */
   static final Context.Key<String> CERTIFIED_BROKER = Context.key("controlplane-certified-broker");
+
+  /**
+   * Asks whether the certificate of a certified call is still accepted (see {@link
+   * BrokerCertificates#withdrawn}); unset for token-authenticated calls.
+   */
+  static final Context.Key<Supplier<Optional<String>>> CREDENTIALS_WITHDRAWN =
+      Context.key("controlplane-credentials-withdrawn");
+
+  private static final String WITHDRAWN = "the client certificate is no longer accepted: ";
 
   /** The shared broker credential, or empty when certificates are required instead. */
   private final Optional<SharedSecret> expected;
@@ -84,12 +94,11 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
       Metadata headers,
       ServerCallHandler<Q, R> next,
       X509Certificate[] chain) {
-    Optional<String> withdrawn = certificates.withdrawn(chain);
-    if (withdrawn.isPresent()) {
-      return refuse(
-          call,
-          Status.UNAUTHENTICATED,
-          "the client certificate is no longer accepted: " + withdrawn.get());
+    Supplier<Optional<String>> withdrawn =
+        () -> certificates.withdrawn(chain).map(why -> WITHDRAWN + why);
+    Optional<String> now = withdrawn.get();
+    if (now.isPresent()) {
+      return refuse(call, Status.UNAUTHENTICATED, now.get());
     }
     Optional<String> name = BrokerCertificates.commonName(chain[0]);
     if (name.isEmpty()) {
@@ -104,8 +113,16 @@ final class BrokerCredentialInterceptor implements ServerInterceptor {
               + name.get()
               + "' is not in SERVICE_CONTROLPLANE_MTLS_ALLOWED_COMMON_NAMES");
     }
-    Context context = Context.current().withValue(CERTIFIED_BROKER, name.get());
+    Context context =
+        Context.current()
+            .withValues(CERTIFIED_BROKER, name.get(), CREDENTIALS_WITHDRAWN, withdrawn);
     return Contexts.interceptCall(context, call, headers, next);
+  }
+
+  /** The current call's {@link #CREDENTIALS_WITHDRAWN}, never withdrawn when it has none. */
+  static Supplier<Optional<String>> credentialsWithdrawn() {
+    Supplier<Optional<String>> check = CREDENTIALS_WITHDRAWN.get();
+    return check == null ? Optional::empty : check;
   }
 
   private static Optional<X509Certificate[]> peerChain(ServerCall<?, ?> call) {

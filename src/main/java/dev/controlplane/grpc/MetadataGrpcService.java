@@ -115,7 +115,11 @@ final class MetadataGrpcService implements MetadataServiceGrpc.AsyncService, Bin
     try {
       watch.set(
           hub.subscribe(
-              request.getFromVersion(), new GrpcWatchSink(call, TransportThread.EVENT_LOOP.get())));
+              request.getFromVersion(),
+              new GrpcWatchSink(
+                  call,
+                  TransportThread.EVENT_LOOP.get(),
+                  BrokerCredentialInterceptor.credentialsWithdrawn())));
     } catch (RuntimeException e) {
       out.onError(GrpcStatus.of(e));
       return;

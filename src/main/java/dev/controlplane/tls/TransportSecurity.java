@@ -56,6 +56,7 @@ public final class TransportSecurity implements AutoCloseable {
   private final Optional<LibertyKeystore> liberty;
   private final BrokerCertificates brokers;
   private ScheduledExecutorService poller;
+  private volatile Runnable brokerTrustChanged = () -> {};
   private SSLContext cluster;
   private byte[] identityDigest = new byte[0];
 
@@ -238,6 +239,11 @@ public final class TransportSecurity implements AutoCloseable {
     return brokers;
   }
 
+  /** Runs {@code action} (on the reload thread) after the broker CA or CRL file changed. */
+  public void onBrokerTrustChange(Runnable action) {
+    brokerTrustChanged = action;
+  }
+
   /** A JDK context serving this identity (the bootstrap listener); no client certificates. */
   public SSLContext jdkServerContext() throws GeneralSecurityException {
     SSLContext context = SSLContext.getInstance("TLS");
@@ -279,8 +285,8 @@ public final class TransportSecurity implements AutoCloseable {
           (first ? "TLS certificate loaded: " : "TLS certificate reloaded: ")
               + describe(identity.leaf()));
     }
-    if (brokerCa != null) {
-      brokerCa.reload(first);
+    if (brokerCa != null && brokerCa.reload(first) && !first) {
+      brokerTrustChanged.run();
     }
     if (clusterCa != null && clusterCa.reload(first)) {
       forgetClusterSessions();

@@ -15,6 +15,7 @@ import dev.controlplane.it.support.IsolatedServer;
 import dev.controlplane.it.support.Ports;
 import dev.controlplane.it.support.ServerProcess;
 import dev.controlplane.it.support.SharedServer;
+import dev.controlplane.it.support.WatchCollector;
 import dev.controlplane.proto.v1.BrokerCapacity;
 import dev.controlplane.proto.v1.GetSnapshotRequest;
 import dev.controlplane.proto.v1.HealthStatus;
@@ -366,21 +367,41 @@ class TransportSecurityIT {
           "broker-b",
           grpc.brokers().registerBroker(registration("broker-b")).getBroker().getName());
     }
-    Path next = dir.resolve("brokers.crl.next");
-    certs.crl(brokerCa, next, revoked);
-    Files.move(next, crl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    // A connection the broker holds across the revocation, with a watch open on it.
+    try (Grpc held = brokerWith(revoked, serverCa)) {
+      var snapshot = held.metadata().getSnapshot(GetSnapshotRequest.getDefaultInstance());
+      long head = snapshot.next().getVersion();
+      snapshot.forEachRemaining(chunk -> {});
+      WatchCollector watch = WatchCollector.open(held.metadataAsync(), head);
+      assertTrue(watch.awaitProgress(Duration.ofSeconds(10)), "the watch is open");
+      Path next = dir.resolve("brokers.crl.next");
+      certs.crl(brokerCa, next, revoked);
+      Files.move(next, crl, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    Status.Code code = Status.Code.OK;
-    while (code != Status.Code.UNAVAILABLE && System.nanoTime() < deadline) {
-      try (Grpc grpc = brokerWith(revoked, serverCa)) {
-        grpc.brokers().reportHealth(heartbeat("broker-b"));
-        Thread.sleep(200);
-      } catch (StatusRuntimeException e) {
-        code = e.getStatus().getCode();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      Status.Code code = Status.Code.OK;
+      while (code != Status.Code.UNAVAILABLE && System.nanoTime() < deadline) {
+        try (Grpc grpc = brokerWith(revoked, serverCa)) {
+          grpc.brokers().reportHealth(heartbeat("broker-b"));
+          Thread.sleep(200);
+        } catch (StatusRuntimeException e) {
+          code = e.getStatus().getCode();
+        }
       }
+      assertEquals(Status.Code.UNAVAILABLE, code, "the revoked certificate's handshake is refused");
+      String withdrawn =
+          "the client certificate is no longer accepted: the certificate has been revoked";
+      Status ended = watch.awaitClose(Duration.ofSeconds(10));
+      assertEquals(Status.Code.UNAUTHENTICATED, ended.getCode(), ended.toString());
+      assertEquals(withdrawn, ended.getDescription(), "the watch opened before is ended");
+      StatusRuntimeException onHeld =
+          assertThrows(
+              StatusRuntimeException.class,
+              () -> held.brokers().reportHealth(heartbeat("broker-b")),
+              "a call on the connection held since before the revocation");
+      assertEquals(Status.Code.UNAUTHENTICATED, onHeld.getStatus().getCode());
+      assertEquals(withdrawn, onHeld.getStatus().getDescription());
     }
-    assertEquals(Status.Code.UNAVAILABLE, code, "the revoked certificate's handshake is refused");
     try (Grpc grpc = broker(brokerCa, "broker-b", null)) { // a new certificate of the same broker
       grpc.brokers().reportHealth(heartbeat("broker-b"));
     }

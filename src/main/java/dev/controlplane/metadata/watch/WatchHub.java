@@ -206,6 +206,19 @@ public class WatchHub implements CommitSignal, CommitListener {
     }
   }
 
+  /**
+   * Ends, as unauthenticated, every watch whose credentials have been withdrawn since it opened: a
+   * revoked broker does not keep receiving metadata on a stream it opened before.
+   */
+  public void closeWithdrawn() {
+    watchers.close(
+        w -> w.credentialsWithdrawn().isPresent(),
+        w ->
+            new ControlPlaneException(
+                ErrorCode.INVALID_TOKEN,
+                w.credentialsWithdrawn().orElse("the credentials are no longer accepted")));
+  }
+
   void closeAll(String why) {
     watchers.close(w -> true, w -> ControlPlaneException.unavailable(why, null));
   }

@@ -2,6 +2,7 @@ package dev.controlplane.metadata.watch;
 
 import dev.controlplane.error.ControlPlaneException;
 import dev.controlplane.metadata.model.MetadataUpdate;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
@@ -21,6 +22,14 @@ public interface WatchSink {
 
   /** Ends the watch with a reason; the watcher resumes from its last applied version. */
   void close(ControlPlaneException reason);
+
+  /**
+   * Why the credentials this watch was opened with are no longer accepted (a broker certificate
+   * revoked since), or empty while they are; asked when the node's trust in them changes.
+   */
+  default Optional<String> credentialsWithdrawn() {
+    return Optional.empty();
+  }
 
   /**
    * The transport's own thread for this watch, where sending costs least, or null for none. Only

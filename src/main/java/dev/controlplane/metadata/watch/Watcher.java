@@ -119,6 +119,11 @@ final class Watcher implements Watch {
   }
 
   /** Ends the watch; safe from any thread, idempotent. */
+  /** See {@link WatchSink#credentialsWithdrawn()}. */
+  java.util.Optional<String> credentialsWithdrawn() {
+    return sink.credentialsWithdrawn();
+  }
+
   void close(ControlPlaneException reason) {
     if (closed) {
       return;
