@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
@@ -201,9 +202,9 @@ public final class TransportSecurity implements AutoCloseable {
     if (cluster == null) {
       try {
         // Sessions a member resumes skip the trust manager; the JDK's default stateless tickets
-        // cannot be withdrawn, sessions kept by the listening end can (forgetSessions). The JDK
-        // reads this as each context is made; for other contexts of the node it only means the
-        // same, sessions kept in memory instead of in tickets.
+        // cannot be withdrawn, sessions kept by the listening end can (forgetClusterSessions).
+        // The JDK reads this as each context is made; for the node's other contexts it only
+        // means the same: sessions kept in memory instead of in tickets.
         System.setProperty("jdk.tls.server.enableSessionTicketExtension", "false");
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(new KeyManager[] {keys}, new TrustManager[] {clusterCa.manager()}, null);
@@ -286,7 +287,11 @@ public final class TransportSecurity implements AutoCloseable {
               + describe(identity.leaf()));
     }
     if (brokerCa != null && brokerCa.reload(first) && !first) {
-      brokerTrustChanged.run();
+      try {
+        brokerTrustChanged.run();
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "ending the watches of withdrawn broker certificates failed", e);
+      }
     }
     if (clusterCa != null && clusterCa.reload(first)) {
       forgetClusterSessions();
@@ -313,7 +318,10 @@ public final class TransportSecurity implements AutoCloseable {
      * Leaf certificates checked against the files in use, with the outcome; a new map whenever the
      * files change.
      */
-    private volatile Map<X509Certificate, Optional<String>> checked = new ConcurrentHashMap<>();
+    private volatile Map<X509Certificate, Checked> checked = new ConcurrentHashMap<>();
+
+    /** An outcome of {@link #withdrawn}, good until the first certificate of the chain expires. */
+    private record Checked(Optional<String> outcome, long validUntilMillis) {}
 
     TrustFile(String label, Path file, Optional<Path> crlFile, RevocationList revocations)
         throws GeneralSecurityException {
@@ -374,10 +382,10 @@ public final class TransportSecurity implements AutoCloseable {
      * manager is not asked about again.
      */
     Optional<String> withdrawn(X509Certificate[] chain) {
-      Map<X509Certificate, Optional<String>> outcomes = checked;
-      Optional<String> known = outcomes.get(chain[0]);
-      if (known != null) {
-        return known;
+      Map<X509Certificate, Checked> outcomes = checked;
+      Checked known = outcomes.get(chain[0]);
+      if (known != null && System.currentTimeMillis() <= known.validUntilMillis()) {
+        return known.outcome();
       }
       Optional<String> outcome;
       try {
@@ -393,7 +401,11 @@ public final class TransportSecurity implements AutoCloseable {
       if (outcomes.size() >= CHECKED_LIMIT) {
         outcomes.clear();
       }
-      outcomes.put(chain[0], outcome);
+      long validUntil = Long.MAX_VALUE;
+      for (X509Certificate cert : chain) {
+        validUntil = Math.min(validUntil, cert.getNotAfter().getTime());
+      }
+      outcomes.put(chain[0], new Checked(outcome, validUntil));
       return outcome;
     }
 

@@ -58,31 +58,8 @@ class WithdrawnBrokerCertificateTest {
     Path caFile = dir.resolve("broker-ca.pem");
     Files.copy(brokerCa.cert(), caFile);
     Path crl = certs.crl(brokerCa, dir.resolve("brokers.crl"), other);
-    TlsSettings settings =
-        new TlsSettings(
-            Optional.of(node.cert()),
-            Optional.of(node.key()),
-            Duration.ofMillis(100),
-            true,
-            Optional.of(caFile),
-            true,
-            List.of(),
-            false,
-            Optional.empty(),
-            Optional.of(crl),
-            Optional.empty());
-    try (TransportSecurity tls = TransportSecurity.start(settings)) {
-      Server server =
-          Grpc.newServerBuilderForPort(0, GrpcServer.credentials(tls))
-              .addService(
-                  ServerInterceptors.intercept(
-                      new HealthStatusManager().getHealthService(),
-                      new BrokerCredentialInterceptor(
-                          new SharedSecret(Optional.empty(), List.of()),
-                          Set.of(HEALTH),
-                          tls.brokers())))
-              .build()
-              .start();
+    try (TransportSecurity tls = TransportSecurity.start(mtls(node, caFile, Optional.of(crl)))) {
+      Server server = server(tls);
       SslContext b1Tls =
           GrpcSslContexts.configure(SslContextBuilder.forClient(), SslProvider.OPENSSL)
               .keyManager(b1.cert().toFile(), b1.key().toFile())
@@ -133,6 +110,74 @@ class WithdrawnBrokerCertificateTest {
         server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
+  }
+
+  /**
+   * A broker certificate that expires while its connection is open is refused on the next call,
+   * though the CA and CRL files did not change: the kept outcome of its check lasts only as long as
+   * the certificate.
+   */
+  @Test
+  void aBrokerCertificateThatExpiresOnAnOpenConnectionIsRefusedOnTheNextCall() throws Exception {
+    Certificates certs = new Certificates(dir);
+    Pair nodeCa = certs.ca("node-ca");
+    Pair node = certs.server(nodeCa, "node");
+    Pair brokerCa = certs.ca("brokers");
+    java.time.Instant expiry = java.time.Instant.now().plusSeconds(8);
+    Pair shortLived = certs.clientUntil(brokerCa, "b1", expiry);
+    try (TransportSecurity tls =
+        TransportSecurity.start(mtls(node, brokerCa.cert(), Optional.empty()))) {
+      Server server = server(tls);
+      ManagedChannel open =
+          NettyChannelBuilder.forAddress("127.0.0.1", server.getPort())
+              .overrideAuthority("localhost")
+              .sslContext(
+                  GrpcSslContexts.configure(SslContextBuilder.forClient(), SslProvider.OPENSSL)
+                      .keyManager(shortLived.cert().toFile(), shortLived.key().toFile())
+                      .trustManager(nodeCa.cert().toFile())
+                      .build())
+              .build();
+      try {
+        assertThat(check(open)).isEqualTo("OK");
+        Thread.sleep(Math.max(0, Duration.between(java.time.Instant.now(), expiry).toMillis()));
+        Thread.sleep(1_100); // notAfter is inclusive, to the second
+        assertThat(check(open))
+            .startsWith(
+                "UNAUTHENTICATED: the client certificate is no longer accepted: it fails the check"
+                    + " against the mTLS client CA file");
+      } finally {
+        open.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** Mutual TLS with the broker CA file and CRL given, the files reread every 100 ms. */
+  private static TlsSettings mtls(Pair node, Path brokerCaFile, Optional<Path> crl) {
+    return new TlsSettings(
+        Optional.of(node.cert()),
+        Optional.of(node.key()),
+        Duration.ofMillis(100),
+        true,
+        Optional.of(brokerCaFile),
+        true,
+        List.of(),
+        false,
+        Optional.empty(),
+        crl,
+        Optional.empty());
+  }
+
+  /** The node's gRPC TLS and broker interceptor in front of the health service. */
+  private static Server server(TransportSecurity tls) throws java.io.IOException {
+    return Grpc.newServerBuilderForPort(0, GrpcServer.credentials(tls))
+        .addService(
+            ServerInterceptors.intercept(
+                new HealthStatusManager().getHealthService(),
+                new BrokerCredentialInterceptor(
+                    new SharedSecret(Optional.empty(), List.of()), Set.of(HEALTH), tls.brokers())))
+        .build()
+        .start();
   }
 
   /** Waits until a call on a new connection, with no session to resume, answers {@code code}. */

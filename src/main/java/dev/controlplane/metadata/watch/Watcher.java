@@ -118,12 +118,12 @@ final class Watcher implements Watch {
     hub.remove(this);
   }
 
-  /** Ends the watch; safe from any thread, idempotent. */
   /** See {@link WatchSink#credentialsWithdrawn()}. */
   java.util.Optional<String> credentialsWithdrawn() {
     return sink.credentialsWithdrawn();
   }
 
+  /** Ends the watch; safe from any thread, idempotent. */
   void close(ControlPlaneException reason) {
     if (closed) {
       return;

@@ -86,18 +86,9 @@ public final class Certificates {
       throws IOException, InterruptedException {
     String base = cn + "-" + ca.cert().getFileName().toString().replace(".pem", "");
     Pair pair = new Pair(dir.resolve(base + ".pem"), dir.resolve(base + ".key"));
-    Path csr = dir.resolve(base + ".csr");
+    Path csr = request(pair, base, cn);
     Path ext = dir.resolve(base + ".ext");
     Files.writeString(ext, extensions);
-    openssl(
-        "req",
-        NEW_KEY,
-        "-keyout",
-        pair.key().toString(),
-        "-out",
-        csr.toString(),
-        "-subj",
-        "/CN=" + cn);
     openssl(
         "x509",
         "-req",
@@ -117,14 +108,27 @@ public final class Certificates {
     return pair;
   }
 
-  /**
-   * A PEM CRL of {@code ca} listing {@code revoked}, valid for 30 days, written to {@code out} by
-   * openssl's own CA tooling ({@code ca -revoke}, then {@code ca -gencrl}).
-   */
-  public Path crl(Pair ca, Path out, Pair... revoked) throws IOException, InterruptedException {
-    Path db = Files.createTempDirectory(dir, "crl-db-");
+  /** A new key for {@code pair} and its certificate signing request for {@code cn}. */
+  private Path request(Pair pair, String base, String cn) throws IOException, InterruptedException {
+    Path csr = dir.resolve(base + ".csr");
+    openssl(
+        "req",
+        NEW_KEY,
+        "-keyout",
+        pair.key().toString(),
+        "-out",
+        csr.toString(),
+        "-subj",
+        "/CN=" + cn);
+    return csr;
+  }
+
+  /** A configuration for {@code openssl ca} with a database of its own, empty. */
+  private Path caConfig() throws IOException {
+    Path db = Files.createTempDirectory(dir, "ca-db-");
     Files.writeString(db.resolve("index.txt"), "");
     Files.writeString(db.resolve("crlnumber"), "01\n");
+    Files.writeString(db.resolve("serial"), "1000\n");
     Path config = db.resolve("ca.cnf");
     Files.writeString(
         config,
@@ -132,7 +136,21 @@ public final class Certificates {
             + db.resolve("index.txt")
             + "\ncrlnumber = "
             + db.resolve("crlnumber")
-            + "\ndefault_md = sha256\n");
+            + "\nserial = "
+            + db.resolve("serial")
+            + "\nnew_certs_dir = "
+            + db
+            + "\ndefault_md = sha256\npolicy = any\nunique_subject = no\n"
+            + "[ any ]\ncommonName = supplied\n");
+    return config;
+  }
+
+  /**
+   * A PEM CRL of {@code ca} listing {@code revoked}, valid for 30 days, written to {@code out} by
+   * openssl's own CA tooling ({@code ca -revoke}, then {@code ca -gencrl}).
+   */
+  public Path crl(Pair ca, Path out, Pair... revoked) throws IOException, InterruptedException {
+    Path config = caConfig();
     List<String> common =
         List.of(
             "-config",
@@ -146,6 +164,40 @@ public final class Certificates {
     }
     openssl("ca", common, "-gencrl", "-crldays", "30", "-out", out.toString());
     return out;
+  }
+
+  /**
+   * A client certificate for {@code cn} signed by {@code ca} that expires at {@code notAfter} (to
+   * the second; openssl's {@code x509 -days} counts whole days only), issued by {@code openssl ca}.
+   */
+  public Pair clientUntil(Pair ca, String cn, java.time.Instant notAfter)
+      throws IOException, InterruptedException {
+    Path config = caConfig();
+    Pair pair = new Pair(dir.resolve(cn + "-until.pem"), dir.resolve(cn + "-until.key"));
+    Path csr = request(pair, cn + "-until", cn);
+    Path ext = dir.resolve(cn + "-until.ext");
+    Files.writeString(ext, "extendedKeyUsage=clientAuth\n");
+    var utc =
+        java.time.format.DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'")
+            .withZone(java.time.ZoneOffset.UTC);
+    openssl(
+        "ca",
+        List.of("-config", config.toString(), "-keyfile", ca.key().toString()),
+        "-cert",
+        ca.cert().toString(),
+        "-in",
+        csr.toString(),
+        "-out",
+        pair.cert().toString(),
+        "-startdate",
+        utc.format(java.time.Instant.now().minusSeconds(3600)),
+        "-enddate",
+        utc.format(notAfter),
+        "-extfile",
+        ext.toString(),
+        "-notext",
+        "-batch");
+    return pair;
   }
 
   /** Replaces {@code target}'s files by {@code source}'s, each by an atomic move. */
