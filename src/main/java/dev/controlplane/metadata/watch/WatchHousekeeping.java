@@ -31,6 +31,13 @@ import java.util.logging.Logger;
  * LogTailer#UNREADABLE_AFTER} new watches are refused, as readiness reports the node unready then,
  * and once they have failed for longer than {@link WatchHousekeeping#WATCHES_END_AFTER} every watch
  * is closed with UNAVAILABLE as on a stop, so that brokers resume on a node that reads the log.
+ *
+ * <h2>Withdrawn credentials</h2>
+ *
+ * A watch whose credentials are no longer accepted ({@link WatchSink#credentialsWithdrawn()}: a
+ * broker certificate revoked, or expired, since the watch opened) is ended as unauthenticated at
+ * the next progress tick. The transport also asks the hub to do so at once when the node's trust
+ * files change; the tick covers certificates that expire and watches opened during a change.
  */
 final class WatchHousekeeping {
 
@@ -62,6 +69,7 @@ final class WatchHousekeeping {
     long tick = Math.max(100, config.watchProgressInterval().toMillis() / 4);
     ticker.scheduleWithFixedDelay(
         safely(this::requestProgressFromIdle), tick, tick, TimeUnit.MILLISECONDS);
+    ticker.scheduleWithFixedDelay(safely(hub::closeWithdrawn), tick, tick, TimeUnit.MILLISECONDS);
     ticker.scheduleWithFixedDelay(safely(this::cutOffStalled), 100, 100, TimeUnit.MILLISECONDS);
     ticker.scheduleWithFixedDelay(
         safely(this::closeIfLogUnreadable), 100, 100, TimeUnit.MILLISECONDS);

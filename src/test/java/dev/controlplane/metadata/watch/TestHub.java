@@ -107,7 +107,7 @@ final class TestHub {
   }
 
   /** A transport that is ready while the test says so, and remembers what it was given. */
-  static final class Sink implements WatchSink {
+  static class Sink implements WatchSink {
     private final Executor callers = Runnable::run;
     volatile boolean ready = true;
     final List<Long> sent = new ArrayList<>();
