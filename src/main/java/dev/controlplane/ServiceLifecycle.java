@@ -121,7 +121,6 @@ public class ServiceLifecycle {
       state.schemaValid();
       startLeadership();
       hub.start();
-      tls.onBrokerTrustChange(hub::closeWithdrawn);
       pipeline.start(hub);
       listener =
           new ChangeNotificationListener(

@@ -20,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
@@ -57,7 +56,6 @@ public final class TransportSecurity implements AutoCloseable {
   private final Optional<LibertyKeystore> liberty;
   private final BrokerCertificates brokers;
   private ScheduledExecutorService poller;
-  private volatile Runnable brokerTrustChanged = () -> {};
   private SSLContext cluster;
   private byte[] identityDigest = new byte[0];
 
@@ -240,11 +238,6 @@ public final class TransportSecurity implements AutoCloseable {
     return brokers;
   }
 
-  /** Runs {@code action} (on the reload thread) after the broker CA or CRL file changed. */
-  public void onBrokerTrustChange(Runnable action) {
-    brokerTrustChanged = action;
-  }
-
   /** A JDK context serving this identity (the bootstrap listener); no client certificates. */
   public SSLContext jdkServerContext() throws GeneralSecurityException {
     SSLContext context = SSLContext.getInstance("TLS");
@@ -286,12 +279,8 @@ public final class TransportSecurity implements AutoCloseable {
           (first ? "TLS certificate loaded: " : "TLS certificate reloaded: ")
               + describe(identity.leaf()));
     }
-    if (brokerCa != null && brokerCa.reload(first) && !first) {
-      try {
-        brokerTrustChanged.run();
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "ending the watches of withdrawn broker certificates failed", e);
-      }
+    if (brokerCa != null) {
+      brokerCa.reload(first);
     }
     if (clusterCa != null && clusterCa.reload(first)) {
       forgetClusterSessions();

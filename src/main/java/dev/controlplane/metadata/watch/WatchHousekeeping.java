@@ -36,8 +36,7 @@ import java.util.logging.Logger;
  *
  * A watch whose credentials are no longer accepted ({@link WatchSink#credentialsWithdrawn()}: a
  * broker certificate revoked, or expired, since the watch opened) is ended as unauthenticated at
- * the next progress tick. The transport also asks the hub to do so at once when the node's trust
- * files change; the tick covers certificates that expire and watches opened during a change.
+ * the next progress tick.
  */
 final class WatchHousekeeping {
 

@@ -210,7 +210,7 @@ public class WatchHub implements CommitSignal, CommitListener {
    * Ends, as unauthenticated, every watch whose credentials have been withdrawn since it opened: a
    * revoked broker does not keep receiving metadata on a stream it opened before.
    */
-  public void closeWithdrawn() {
+  void closeWithdrawn() {
     watchers.close(
         w -> w.credentialsWithdrawn().isPresent(),
         w ->

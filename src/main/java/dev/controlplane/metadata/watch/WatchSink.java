@@ -25,7 +25,7 @@ public interface WatchSink {
 
   /**
    * Why the credentials this watch was opened with are no longer accepted (a broker certificate
-   * revoked since), or empty while they are; asked when the node's trust in them changes.
+   * revoked or expired since), or empty while they are; asked by the hub's periodic checks.
    */
   default Optional<String> credentialsWithdrawn() {
     return Optional.empty();
