@@ -309,7 +309,10 @@ public final class TransportSecurity implements AutoCloseable {
      */
     private volatile Map<X509Certificate, Checked> checked = new ConcurrentHashMap<>();
 
-    /** An outcome of {@link #withdrawn}, good until the first certificate of the chain expires. */
+    /**
+     * An outcome of {@link #withdrawn}: a refusal stands until the files change, an acceptance
+     * until the first certificate of the chain expires.
+     */
     private record Checked(Optional<String> outcome, long validUntilMillis) {}
 
     TrustFile(String label, Path file, Optional<Path> crlFile, RevocationList revocations)
@@ -373,7 +376,9 @@ public final class TransportSecurity implements AutoCloseable {
     Optional<String> withdrawn(X509Certificate[] chain) {
       Map<X509Certificate, Checked> outcomes = checked;
       Checked known = outcomes.get(chain[0]);
-      if (known != null && System.currentTimeMillis() <= known.validUntilMillis()) {
+      if (known != null
+          && (known.outcome().isPresent()
+              || System.currentTimeMillis() <= known.validUntilMillis())) {
         return known.outcome();
       }
       Optional<String> outcome;
@@ -386,6 +391,13 @@ public final class TransportSecurity implements AutoCloseable {
       } catch (java.security.cert.CertificateException e) {
         outcome =
             Optional.of("it fails the check against the " + label + " file: " + e.getMessage());
+        // Once per certificate and change of the files: the outcome is kept (revocations are
+        // logged by the revocation list).
+        LOG.warning(
+            "refused a certificate accepted in an earlier handshake ("
+                + describe(chain[0])
+                + "): "
+                + outcome.get());
       }
       if (outcomes.size() >= CHECKED_LIMIT) {
         outcomes.clear();
