@@ -174,11 +174,9 @@ public class AuthConfig {
    */
   public List<X509Certificate> issuerCaCertificates() {
     String file = issuerCaFile.orElse("").trim();
-    if (file.isEmpty()) {
-      return List.of();
-    }
     try {
-      return List.of(PemFiles.certificates(Path.of(file)));
+      Optional<Path> path = issuerCaFile();
+      return path.isEmpty() ? List.of() : List.of(PemFiles.certificates(path.get()));
     } catch (PemFiles.TlsFileException | java.nio.file.InvalidPathException e) {
       throw Settings.invalid(
           "service.controlplane.oidc.ca.file", file, "cannot be used: " + e.getMessage());
