@@ -1,6 +1,7 @@
 package dev.controlplane.auth;
 
 import dev.controlplane.tls.PemFiles;
+import dev.controlplane.tls.TlsSessions;
 import io.grpc.util.AdvancedTlsX509TrustManager;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,8 +16,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSession;
-import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
@@ -128,7 +127,8 @@ final class IssuerTrust {
     }
     inUse = digest;
     refused = new byte[0];
-    forgetSessions();
+    // A key server the new file no longer trusts must not be reached on a resumed session.
+    TlsSessions.forgetAll(context);
     LOG.info(
         "issuer CA file "
             + (first ? "loaded" : "reloaded")
@@ -141,20 +141,6 @@ final class IssuerTrust {
             + "' valid until "
             + cas[0].getNotAfter().toInstant());
     return Optional.empty();
-  }
-
-  /**
-   * A TLS session the client resumes skips the trust manager: without this, a key server the new
-   * file no longer trusts would still be reached on a session begun under the old one.
-   */
-  private void forgetSessions() {
-    SSLSessionContext sessions = context.getClientSessionContext();
-    for (byte[] id : java.util.Collections.list(sessions.getIds())) {
-      SSLSession session = sessions.getSession(id);
-      if (session != null) {
-        session.invalidate();
-      }
-    }
   }
 
   /** Logs a refused file once per content, keeping the CAs in use. */

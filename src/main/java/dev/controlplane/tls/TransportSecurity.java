@@ -12,8 +12,6 @@ import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,8 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSession;
-import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedKeyManager;
@@ -220,17 +216,8 @@ public final class TransportSecurity implements AutoCloseable {
    * without being checked again.
    */
   private synchronized void forgetClusterSessions() {
-    if (cluster == null) {
-      return;
-    }
-    for (SSLSessionContext sessions :
-        List.of(cluster.getServerSessionContext(), cluster.getClientSessionContext())) {
-      for (byte[] id : Collections.list(sessions.getIds())) {
-        SSLSession session = sessions.getSession(id);
-        if (session != null) {
-          session.invalidate();
-        }
-      }
+    if (cluster != null) {
+      TlsSessions.forgetAll(cluster);
     }
   }
 
