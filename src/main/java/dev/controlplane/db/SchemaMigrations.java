@@ -87,12 +87,27 @@ public final class SchemaMigrations {
       case MIGRATE -> {
         refuseSchemaAheadOfBuild();
         var result = flyway.migrate();
-        LOG.info(
-            "schema migrated to version "
-                + result.targetSchemaVersion
-                + " ("
-                + result.migrationsExecuted
-                + " applied)");
+        // Flyway leaves the target version empty when it applied nothing, the initial one when the
+        // schema was empty.
+        if (result.migrationsExecuted == 0) {
+          LOG.info("schema at version " + result.initialSchemaVersion + ", up to date");
+        } else if (result.initialSchemaVersion == null) {
+          LOG.info(
+              "schema created at version "
+                  + result.targetSchemaVersion
+                  + " ("
+                  + result.migrationsExecuted
+                  + " migrations applied)");
+        } else {
+          LOG.info(
+              "schema migrated from version "
+                  + result.initialSchemaVersion
+                  + " to "
+                  + result.targetSchemaVersion
+                  + " ("
+                  + result.migrationsExecuted
+                  + " applied)");
+        }
         validate();
       }
       case VALIDATE -> validate();
