@@ -32,6 +32,10 @@ public final class ServerProcess implements AutoCloseable {
   private final Path log;
   private String jar;
   private boolean viaRunnableJar = Boolean.getBoolean("it.node.runnableJar");
+
+  /** Set by the integration tests' configuration (pom.xml); benchmarks start nodes without it. */
+  private boolean classArchive = Boolean.getBoolean("it.node.classArchive");
+
   private Process process;
   private Path extractDir;
   private Path logsDir;
@@ -51,6 +55,12 @@ public final class ServerProcess implements AutoCloseable {
   /** Starts the node with {@code java -jar}, as an operator does, instead of the unpacked copy. */
   public ServerProcess viaRunnableJar() {
     this.viaRunnableJar = true;
+    return this;
+  }
+
+  /** Starts without the run's class archive ({@link NodeClassArchive}): the node that makes it. */
+  ServerProcess withoutClassArchive() {
+    this.classArchive = false;
     return this;
   }
 
@@ -88,6 +98,12 @@ public final class ServerProcess implements AutoCloseable {
     }
     builder.redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().putAll(env);
+    if (!viaRunnableJar && classArchive) {
+      String archive = NodeClassArchive.optionsFor(UnpackedServer.of(runnableJar).directory());
+      if (!archive.isEmpty()) {
+        builder.environment().merge("JVM_ARGS", archive, (given, more) -> given + " " + more);
+      }
+    }
     // The server JVM takes its options from liberty/jvm.options and JVM_ARGS (the runnable JAR's
     // launcher JVM, given the options above, only unpacks Liberty and starts the server).
     String heap = System.getProperty("server.heap");

@@ -122,6 +122,11 @@ final class UnpackedServer {
     return new ProcessBuilder(wlp.resolve("bin/server").toString(), "run", serverName);
   }
 
+  /** The directory this copy was unpacked into, one per build of the JAR. */
+  Path directory() {
+    return wlp.getParent();
+  }
+
   /** Where a node run with {@code WLP_OUTPUT_DIR=outputDir} writes its logs. */
   Path logsUnder(Path outputDir) {
     return outputDir.resolve(serverName).resolve("logs");
