@@ -173,13 +173,14 @@ public class AuthConfig {
    * certificate a private CA signed); none when the setting is empty.
    */
   public List<X509Certificate> issuerCaCertificates() {
-    String file = issuerCaFile.orElse("").trim();
     try {
       Optional<Path> path = issuerCaFile();
       return path.isEmpty() ? List.of() : List.of(PemFiles.certificates(path.get()));
     } catch (PemFiles.TlsFileException | java.nio.file.InvalidPathException e) {
       throw Settings.invalid(
-          "service.controlplane.oidc.ca.file", file, "cannot be used: " + e.getMessage());
+          "service.controlplane.oidc.ca.file",
+          issuerCaFile.orElse("").trim(),
+          "cannot be used: " + e.getMessage());
     }
   }
 

@@ -89,25 +89,18 @@ public final class SchemaMigrations {
         var result = flyway.migrate();
         // Flyway leaves the target version empty when it applied nothing, the initial one when the
         // schema was empty.
-        if (result.migrationsExecuted == 0) {
-          LOG.info("schema at version " + result.initialSchemaVersion + ", up to date");
-        } else if (result.initialSchemaVersion == null) {
-          LOG.info(
-              "schema created at version "
-                  + result.targetSchemaVersion
-                  + " ("
-                  + result.migrationsExecuted
-                  + " migrations applied)");
-        } else {
-          LOG.info(
-              "schema migrated from version "
-                  + result.initialSchemaVersion
-                  + " to "
-                  + result.targetSchemaVersion
-                  + " ("
-                  + result.migrationsExecuted
-                  + " applied)");
-        }
+        LOG.info(
+            result.migrationsExecuted == 0
+                ? "schema at version " + result.initialSchemaVersion + ", up to date"
+                : "schema migrated from "
+                    + (result.initialSchemaVersion == null
+                        ? "an empty database"
+                        : "version " + result.initialSchemaVersion)
+                    + " to version "
+                    + result.targetSchemaVersion
+                    + " ("
+                    + result.migrationsExecuted
+                    + " applied)");
         validate();
       }
       case VALIDATE -> validate();

@@ -88,6 +88,8 @@ final class NodeClassArchive {
     // The dump's notes on each class it leaves out (thousands of lines) stay out of the log.
     env.put("JVM_ARGS", ALLOW + " -XX:+RecordDynamicDumpInfo -Xlog:cds*=off");
     Path partial = archive.resolveSibling(archive.getFileName() + ".partial");
+    // To a file, so that the time limit holds even if jcmd never closes its output.
+    Path said = archive.resolveSibling(archive.getFileName() + ".jcmd.log");
     try (ServerProcess node = new ServerProcess("class-archive", env).withoutClassArchive()) {
       node.start().awaitReady(Duration.ofSeconds(180));
       Process dump =
@@ -98,11 +100,11 @@ final class NodeClassArchive {
                   "dynamic_dump",
                   partial.toString())
               .redirectErrorStream(true)
+              .redirectOutput(said.toFile())
               .start();
-      String said = new String(dump.getInputStream().readAllBytes());
       if (!dump.waitFor(3, TimeUnit.MINUTES) || dump.exitValue() != 0 || !Files.exists(partial)) {
         dump.destroyForcibly();
-        throw new IOException("jcmd VM.cds dynamic_dump failed: " + said.strip());
+        throw new IOException("jcmd VM.cds dynamic_dump failed: " + Files.readString(said).strip());
       }
     }
     Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE);

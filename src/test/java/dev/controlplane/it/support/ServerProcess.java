@@ -100,20 +100,22 @@ public final class ServerProcess implements AutoCloseable {
     builder.environment().putAll(env);
     if (!viaRunnableJar && classArchive) {
       String archive = NodeClassArchive.optionsFor(UnpackedServer.of(runnableJar).directory());
-      if (!archive.isEmpty()) {
-        builder.environment().merge("JVM_ARGS", archive, (given, more) -> given + " " + more);
-      }
+      appendJvmArgs(builder, archive);
     }
     // The server JVM takes its options from liberty/jvm.options and JVM_ARGS (the runnable JAR's
     // launcher JVM, given the options above, only unpacks Liberty and starts the server).
     String heap = System.getProperty("server.heap");
     String options =
         (System.getProperty("it.node.jvmArgs", "") + (heap == null ? "" : " -Xmx" + heap)).trim();
+    appendJvmArgs(builder, options);
+    process = builder.start();
+    return this;
+  }
+
+  private static void appendJvmArgs(ProcessBuilder builder, String options) {
     if (!options.isEmpty()) {
       builder.environment().merge("JVM_ARGS", options, (given, more) -> given + " " + more);
     }
-    process = builder.start();
-    return this;
   }
 
   /** Waits until /health/ready says UP; fails with the log's tail when the process dies first. */
