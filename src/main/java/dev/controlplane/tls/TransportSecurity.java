@@ -49,6 +49,7 @@ public final class TransportSecurity implements AutoCloseable {
   private final AdvancedTlsX509KeyManager keys = new AdvancedTlsX509KeyManager();
   private final TrustFile brokerCa;
   private final TrustFile clusterCa;
+  private final ClusterConnections clusterConnections = new ClusterConnections();
   private final Optional<LibertyKeystore> liberty;
   private final BrokerCertificates brokers;
   private ScheduledExecutorService poller;
@@ -187,7 +188,8 @@ public final class TransportSecurity implements AutoCloseable {
 
   /**
    * TLS for JGroups between cluster members, when configured: this node's identity on both ends of
-   * a connection, the peer's verified against the cluster CA.
+   * a connection, the peer's verified against the cluster CA, and each connection kept track of
+   * ({@link ClusterConnections}) so that a member whose certificate is withdrawn loses it.
    */
   public synchronized Optional<SSLContext> clusterContext() {
     if (clusterCa == null) {
@@ -195,30 +197,17 @@ public final class TransportSecurity implements AutoCloseable {
     }
     if (cluster == null) {
       try {
-        // Sessions a member resumes skip the trust manager; the JDK's default stateless tickets
-        // cannot be withdrawn, sessions kept by the listening end can (forgetClusterSessions).
-        // The JDK reads this as each context is made; for the node's other contexts it only
-        // means the same: sessions kept in memory instead of in tickets.
-        System.setProperty("jdk.tls.server.enableSessionTicketExtension", "false");
         SSLContext context = SSLContext.getInstance("TLS");
-        context.init(new KeyManager[] {keys}, new TrustManager[] {clusterCa.manager()}, null);
+        context.init(
+            new KeyManager[] {keys},
+            new TrustManager[] {clusterConnections.watching(clusterCa.manager())},
+            null);
         cluster = context;
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException("cannot set up TLS for cluster traffic", e);
       }
     }
     return Optional.of(cluster);
-  }
-
-  /**
-   * Ends the resumption of every TLS session of cluster traffic begun under the previous cluster CA
-   * or CRL files: a member whose certificate was revoked would otherwise rejoin on its old session
-   * without being checked again.
-   */
-  private synchronized void forgetClusterSessions() {
-    if (cluster != null) {
-      TlsSessions.forgetAll(cluster);
-    }
   }
 
   public BrokerCertificates brokers() {
@@ -269,8 +258,10 @@ public final class TransportSecurity implements AutoCloseable {
     if (brokerCa != null) {
       brokerCa.reload(first);
     }
-    if (clusterCa != null && clusterCa.reload(first)) {
-      forgetClusterSessions();
+    if (clusterCa != null) {
+      clusterCa.reload(first);
+      // At every check, not only after a change: a certificate can also expire while connected.
+      clusterConnections.closeWithdrawn(clusterCa::withdrawn);
     }
   }
 
@@ -322,13 +313,13 @@ public final class TransportSecurity implements AutoCloseable {
       return manager;
     }
 
-    /** Whether the files changed and were applied. */
-    boolean reload(boolean first) throws TlsFileException, GeneralSecurityException {
+    /** Applies the files when their content changed. */
+    void reload(boolean first) throws TlsFileException, GeneralSecurityException {
       byte[] caNow = digest(file);
       byte[] crlNow = crlFile.isPresent() ? digest(crlFile.get()) : crlDigest;
       boolean caChanged = !Arrays.equals(caNow, caDigest);
       if (!caChanged && Arrays.equals(crlNow, crlDigest)) {
-        return false;
+        return;
       }
       X509Certificate[] cas = PemFiles.certificates(file);
       // Both files are checked before either is used: a CRL that does not match the CAs keeps
@@ -351,7 +342,6 @@ public final class TransportSecurity implements AutoCloseable {
       caDigest = caNow;
       crlDigest = crlNow;
       checked = new ConcurrentHashMap<>();
-      return true;
     }
 
     /**

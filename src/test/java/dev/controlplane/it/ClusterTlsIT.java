@@ -35,7 +35,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A 3-node cluster secured end to end, started once for two tests.
+ * A 3-node cluster secured end to end, started once for three tests.
  *
  * <p>SERVICE_CONTROLPLANE_CLUSTER_TLS: the nodes' JGroups connections are mutual TLS and they elect
  * a leader, and a node's Raft port completes a TLS handshake only for a client presenting a
@@ -44,7 +44,10 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>cpctl against it over HTTPS and gRPC with TLS, its context listing every node, followers
  * first: cluster status asks each node, writes over HTTP and gRPC reach the leader through a
- * follower, and a crashed node shows as unreachable (last: it takes a node away).
+ * follower, and a crashed node shows as unreachable (it takes a node away).
+ *
+ * <p>Last, that node returns with a certificate of its own, which is then revoked: the other two
+ * cut it off while it runs.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterTlsIT {
@@ -53,6 +56,7 @@ class ClusterTlsIT {
   private static Certificates certs;
   private static Pair clusterCa;
   private static Pair revoked;
+  private static Path crl;
   private static TestCluster cluster;
 
   @BeforeAll
@@ -61,14 +65,15 @@ class ClusterTlsIT {
     clusterCa = certs.ca("cluster-ca");
     Pair node = certs.server(clusterCa, "controlplane-node");
     revoked = certs.client(clusterCa, "cp-revoked");
-    Path crl = certs.crl(clusterCa, dir.resolve("members.crl"), revoked);
+    crl = certs.crl(clusterCa, dir.resolve("members.crl"), revoked);
     Map<String, String> env =
         Map.of(
             "SERVICE_CONTROLPLANE_TLS_CERT_PATH", node.cert().toString(),
             "SERVICE_CONTROLPLANE_TLS_KEY_PATH", node.key().toString(),
             "SERVICE_CONTROLPLANE_CLUSTER_TLS", "true",
             "SERVICE_CONTROLPLANE_CLUSTER_CA_CERT_PATH", clusterCa.cert().toString(),
-            "SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH", crl.toString());
+            "SERVICE_CONTROLPLANE_CLUSTER_CRL_PATH", crl.toString(),
+            "SERVICE_CONTROLPLANE_TLS_RELOAD_INTERVAL", "1s");
     cluster = TestCluster.start("cluster-tls", 3, env);
   }
 
@@ -159,6 +164,40 @@ class ClusterTlsIT {
     assertThat(degraded.out())
         .containsPattern(followers.get(1).httpUrl().replace(".", "\\.") + " +<none> .*unreachable");
     assertThat(degraded.err()).contains("warning: 1 of 3 nodes did not answer");
+  }
+
+  /**
+   * A member whose certificate is revoked while it runs loses the connections it holds, not only
+   * new ones: the node test 2 took away comes back with a certificate of its own and joins; once
+   * the cluster CRL lists that certificate, the other two close its connections at their next
+   * reload and refuse its new ones, so it runs on without a leader while they keep theirs. Before
+   * 2026-12-08 it kept its connections, and its vote, until one of them broke.
+   */
+  @Test
+  @Order(3)
+  void aMemberRevokedWhileConnectedIsCutOffAtTheOthersNextReload() throws Exception {
+    TestCluster.Node returning =
+        cluster.nodes().stream().filter(n -> !n.isRunning()).findFirst().orElseThrow();
+    Pair own = certs.server(clusterCa, "controlplane-node-" + returning.id);
+    returning.env("SERVICE_CONTROLPLANE_TLS_CERT_PATH", own.cert().toString());
+    returning.env("SERVICE_CONTROLPLANE_TLS_KEY_PATH", own.key().toString());
+    returning.start().awaitReady(Duration.ofSeconds(120));
+    List<TestCluster.Node> others = cluster.others(returning);
+    assertThat(returning.readiness().orElseThrow().path("leader").asText())
+        .as("joined with its own certificate")
+        .isIn(others.get(0).id, others.get(1).id, returning.id);
+
+    certs.crl(clusterCa, crl, own);
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    String leaderSeen = returning.readiness().orElseThrow().path("leader").asText();
+    while (!leaderSeen.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(250);
+      leaderSeen = returning.readiness().orElseThrow().path("leader").asText();
+    }
+    assertThat(leaderSeen).as("the revoked member still knows a leader after 60 s").isEmpty();
+    assertThat(returning.isRunning()).isTrue();
+    var leader = cluster.awaitLeader(others, Duration.ofSeconds(30));
+    assertThat(leader.id).isIn(others.get(0).id, others.get(1).id);
   }
 
   private static String[] raftAddress(TestCluster.Node node) {

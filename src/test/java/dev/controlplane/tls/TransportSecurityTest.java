@@ -216,9 +216,9 @@ class TransportSecurityTest {
 
   /**
    * A member that connected before its certificate was revoked cannot come back on a session it
-   * resumes (which skips the certificate check): the listening member forgets its sessions when the
-   * cluster CRL or CA changes. The same listener and the same caller each time, as members
-   * reconnect to each other's one port.
+   * resumes (which skips the certificate check): no cluster session is kept for resumption, so
+   * every connection is a full handshake that the trust manager sees. The same listener and the
+   * same caller each time, as members reconnect to each other's one port.
    */
   @Test
   void aRevokedMemberCannotRejoinOnASessionResumedFromBeforeTheRevocation() throws Exception {
@@ -237,6 +237,104 @@ class TransportSecurityTest {
       one.reload(false);
       assertEquals("refused: revoked", rejoin(listening, caller));
     }
+  }
+
+  /**
+   * Members keep their connections as long as both run: a member whose certificate is revoked loses
+   * the ones it holds at the other end's next reload, whichever end opened them, while a member
+   * still trusted keeps its own. Without that, a revoked member went on voting on a connection
+   * opened before the revocation.
+   */
+  @Test
+  void openConnectionsOfARevokedMemberAreClosedAtTheNextReloadOthersStay() throws Exception {
+    Pair clusterCa = certs.ca("cluster");
+    Pair m1 = certs.server(clusterCa, "m1");
+    Pair m2 = certs.server(clusterCa, "m2");
+    Pair m3 = certs.server(clusterCa, "m3");
+    Path crl = certs.crl(clusterCa, dir.resolve("members.crl"), certs.server(clusterCa, "m9"));
+    try (var one = TransportSecurity.start(member(m1, clusterCa, crl), Optional.empty());
+        var two = TransportSecurity.start(member(m2, clusterCa, crl), Optional.empty());
+        var three = TransportSecurity.start(member(m3, clusterCa, crl), Optional.empty());
+        var oneListening = listen(one.clusterContext().orElseThrow());
+        var threeListening = listen(three.clusterContext().orElseThrow());
+        var twoToOne = connect(two, oneListening);
+        var threeToOne = connect(three, oneListening);
+        var oneToThree = connect(one, threeListening)) {
+      certs.crl(clusterCa, crl, m3);
+      one.reload(false);
+
+      assertEquals("open", twoToOne.exchange(), "m2 is still trusted");
+      assertEquals("closed", threeToOne.calling.readOrClosed(), "m3 called m1");
+      assertEquals("closed", oneToThree.accepted.readOrClosed(), "m1 called m3");
+    }
+  }
+
+  /** Both ends of a connection between two members, its handshake done on both. */
+  private record Connection(Readable calling, Readable accepted) implements AutoCloseable {
+    /** A byte each way: "open" when both arrived, or what each end read instead. */
+    String exchange() throws IOException {
+      calling.socket.getOutputStream().write(7);
+      calling.socket.getOutputStream().flush();
+      String there = accepted.readOrClosed();
+      accepted.socket.getOutputStream().write(7);
+      accepted.socket.getOutputStream().flush();
+      String back = calling.readOrClosed();
+      return there.equals("7") && back.equals("7") ? "open" : there + " / " + back;
+    }
+
+    @Override
+    public void close() throws IOException {
+      calling.socket.close();
+      accepted.socket.close();
+    }
+  }
+
+  private record Readable(SSLSocket socket) {
+    /** The next byte, or "closed" when the other end closed the connection within 10 s. */
+    String readOrClosed() {
+      try {
+        socket.setSoTimeout(10_000);
+        int b = socket.getInputStream().read();
+        return b < 0 ? "closed" : Integer.toString(b);
+      } catch (java.net.SocketTimeoutException e) {
+        return "still open after 10 s";
+      } catch (IOException e) {
+        return "closed";
+      } finally {
+        // Without a timeout, closing waits only a moment for the other end's close_notify.
+        try {
+          socket.setSoTimeout(0);
+        } catch (IOException closed) {
+          // nothing to wait for
+        }
+      }
+    }
+  }
+
+  /** {@code caller}'s cluster context connects to {@code listening}, as JGroups does. */
+  private static Connection connect(TransportSecurity caller, SSLServerSocket listening)
+      throws Exception {
+    var accepting =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                var s = (SSLSocket) listening.accept();
+                s.startHandshake();
+                s.getOutputStream().write(1);
+                s.getOutputStream().flush();
+                return s;
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
+    var calling =
+        (SSLSocket) caller.clusterContext().orElseThrow().getSocketFactory().createSocket();
+    calling.connect(listening.getLocalSocketAddress());
+    calling.startHandshake();
+    assertEquals(1, calling.getInputStream().read(), "accepted");
+    return new Connection(
+        new Readable(calling),
+        new Readable(accepting.get(10, java.util.concurrent.TimeUnit.SECONDS)));
   }
 
   /** {@code caller} connects to {@code listening} as JGroups does: "accepted", or why not. */
