@@ -39,10 +39,9 @@ final class ClusterConnections {
 
   /**
    * Closes every open connection whose peer's chain {@code withdrawn} refuses now (with the reason
-   * why); returns how many it closed. Connections closed meanwhile are forgotten.
+   * why). Connections closed meanwhile are forgotten.
    */
-  int closeWithdrawn(Function<X509Certificate[], Optional<String>> withdrawn) {
-    int closed = 0;
+  void closeWithdrawn(Function<X509Certificate[], Optional<String>> withdrawn) {
     for (var entry : open.entrySet()) {
       Socket socket = entry.getKey();
       if (socket.isClosed()) {
@@ -53,7 +52,6 @@ final class ClusterConnections {
       if (why.isPresent()) {
         open.remove(socket);
         closeAside(socket);
-        closed++;
         LOG.warning(
             "closed the cluster connection with "
                 + socket.getRemoteSocketAddress()
@@ -63,12 +61,6 @@ final class ClusterConnections {
                 + why.get());
       }
     }
-    return closed;
-  }
-
-  /** Connections recorded and not yet found closed. */
-  int size() {
-    return open.size();
   }
 
   private void record(Socket socket, X509Certificate[] chain) {
@@ -127,6 +119,7 @@ final class ClusterConnections {
       checks.checkServerTrusted(chain, authType, socket);
     }
 
+    // JGroups' TCP transport connects with sockets; nothing of the cluster's runs on an engine.
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
         throws CertificateException {
